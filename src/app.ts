@@ -1,0 +1,134 @@
+import Fastify, { LogController } from 'fastify';
+import type { Clock } from './clock.js';
+import type { Config } from './config.js';
+import { type Db, isReachable } from './db/database.js';
+import type { Deps } from './deps.js';
+import { DeliveryWorker } from './events/delivery-worker.js';
+import type { App } from './http/app-types.js';
+import { requireAuthentication } from './http/auth.js';
+import { registerErrorHandling, sendError } from './http/error-handler.js';
+import { ApiError } from './http/errors.js';
+import { closeConnectionsWhenClosing } from './http/graceful-close.js';
+import { registerOpenApi } from './http/openapi.js';
+import { randomRequestId } from './http/request-id.js';
+import { validatorCompiler } from './http/validation.js';
+import { JobRegistry, JobWorker } from './jobs/job-runner.js';
+import { contactImportJob } from './modules/contacts/contact-import.job.js';
+import { CONTACT_IMPORT_JOB } from './modules/contacts/contact-imports.service.js';
+import { registerDirectoryContactRoutes } from './modules/contacts/directory-contacts.routes.js';
+import { registerDirectoryListRoutes } from './modules/contacts/directory-lists.routes.js';
+import { registerLegacyListRoutes } from './modules/contacts/legacy-lists.routes.js';
+import { registerDirectoryRoutes } from './modules/directories/directories.routes.js';
+import { registerDivisionRoutes } from './modules/divisions/divisions.routes.js';
+import { registerEventSubscriptionRoutes } from './modules/eventsubscriptions/eventsubscriptions.routes.js';
+import { registerGroupRoutes } from './modules/groups/groups.routes.js';
+import { registerOrganizationRoutes } from './modules/organizations/organizations.routes.js';
+import { registerGetResponseRoute, registerResponseRoutes } from './modules/responses/responses.routes.js';
+import { registerSurveyRoutes } from './modules/surveys/surveys.routes.js';
+import { registerUserRoutes } from './modules/users/users.routes.js';
+import { principalForToken } from './modules/users/users.service.js';
+import { VERSION } from './version.js';
+import { registerEngineRoutes } from './web/engine.routes.js';
+import { WorkerSet } from './workers.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    workers: WorkerSet;
+    /** Every method and path served, for the OpenAPI and endpoint-coverage tests. */
+    registeredRoutes: { method: string; url: string }[];
+  }
+}
+
+export interface AppOptions {
+  config: Config;
+  database: Db;
+  clock: Clock;
+  /** pino options or false; tests pass false. */
+  logger?: boolean | Record<string, unknown>;
+  /** Background workers the modules register; server.ts starts them by role. */
+  workers?: WorkerSet;
+  /** TLS key and certificate: the server speaks https. */
+  https?: { cert: Buffer; key: Buffer };
+}
+
+/** The whole HTTP application as a plugin tree. It never listens: server.ts does. */
+export async function buildApp(options: AppOptions): Promise<App> {
+  const { config, database, clock } = options;
+  const deps: Deps = { db: database.db, clock, config };
+  const workers = options.workers ?? new WorkerSet();
+  const app = Fastify({
+    logger: options.logger ?? false,
+    ...(options.https ? { https: options.https } : {}),
+    genReqId: randomRequestId,
+    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    trustProxy: config.trustProxy,
+    return503OnClosing: true,
+    bodyLimit: 10 * 1024 * 1024,
+    // COMPAT.md "Paths": a trailing slash and a doubled slash are accepted everywhere.
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+  }).withTypeProvider() as unknown as App;
+
+  const registeredRoutes: { method: string; url: string }[] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') registeredRoutes.push({ method, url: route.url });
+    }
+  });
+  app.decorate('registeredRoutes', registeredRoutes);
+
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    done();
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  registerErrorHandling(app);
+  closeConnectionsWhenClosing(app);
+  await registerOpenApi(app, VERSION);
+
+  app.get('/health', { schema: { hide: true } }, async (request, reply) => {
+    if (await isReachable(database.db)) return { status: 'ok', database: database.engine };
+    return sendError(request, reply, ApiError.of('FW_SRV_2', 'The database is unreachable.'));
+  });
+
+  app.decorate('workers', workers);
+  workers.add(new DeliveryWorker(deps, { log: app.log }));
+  const jobs = new JobRegistry();
+  jobs.register(CONTACT_IMPORT_JOB, contactImportJob(deps));
+  workers.add(
+    new JobWorker({ ...deps, registry: jobs, log: (message, err) => app.log.error({ err }, message) }),
+  );
+  app.addHook('onClose', async () => workers.stop());
+
+  // A worker-only node serves /health and nothing else.
+  if (config.role === 'worker') return app;
+  await app.register(
+    async (v3) => {
+      const api = v3 as unknown as App;
+      requireAuthentication(api, (token) => principalForToken(deps, token));
+      registerOrganizationRoutes(api, deps);
+      registerUserRoutes(api, deps);
+      registerDivisionRoutes(api, deps);
+      registerGroupRoutes(api, deps);
+      registerEventSubscriptionRoutes(api, deps);
+      registerDirectoryRoutes(api, deps);
+      registerDirectoryContactRoutes(api, deps);
+      registerDirectoryListRoutes(api, deps);
+      registerLegacyListRoutes(api, deps);
+      await registerSurveyRoutes(api, deps);
+      registerResponseRoutes(api, deps);
+    },
+    { prefix: '/API/v3' },
+  );
+  // Spec 4.6 writes this one path as /API/v3/... under the {base_url}/API base: served there too.
+  await app.register(
+    async (literal) => {
+      const api = literal as unknown as App;
+      requireAuthentication(api, (token) => principalForToken(deps, token));
+      registerGetResponseRoute(api, deps);
+    },
+    { prefix: '/API/API/v3' },
+  );
+  // The survey-taking pages (issue 5): at the root, outside the authenticated API.
+  await registerEngineRoutes(app, deps);
+  return app;
+}

@@ -1,0 +1,17 @@
+import type { Migration } from 'kysely';
+import * as identity from './0001-identity.js';
+import * as events from './0002-events.js';
+import * as contacts from './0003-contacts.js';
+import * as jobs from './0004-jobs.js';
+import * as surveys from './0005-surveys.js';
+import * as engine from './0006-engine.js';
+
+/** Every migration, in order. Listed in code (not read from disk) so the built CLI carries them. */
+export const migrations: Record<string, Migration> = {
+  '0001-identity': identity,
+  '0002-events': events,
+  '0003-contacts': contacts,
+  '0004-jobs': jobs,
+  '0005-surveys': surveys,
+  '0006-engine': engine,
+};

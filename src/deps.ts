@@ -1,0 +1,14 @@
+import type { Kysely } from 'kysely';
+import type { Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { Database } from './db/schema.js';
+
+/** What services need from the outside world, handed down from app.ts. */
+export interface Deps {
+  db: Kysely<Database>;
+  clock: Clock;
+  config: Config;
+}
+
+/** A store works on the database or on an open transaction alike. */
+export type Queryable = Kysely<Database>;

@@ -1,0 +1,62 @@
+import { createDecipheriv, createHmac } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { buildMessage, encryptMessage, isEncryptionKey, messageHmac, plainMessage } from './message.js';
+
+const input = {
+  eventId: 'EV_aaaaaaaaaaaaaaa',
+  brandId: 'acme',
+  topic: 'controlpanel.activateSurvey',
+  payload: { Status: 'Active', SurveyID: 'SV_abcdefghij12345' },
+  sharedKey: null,
+  encrypt: false,
+  sentAt: new Date('2026-01-01T00:00:10.500Z'),
+};
+
+describe('message building', () => {
+  it('puts the brand-prefixed topic and the payload with BrandID in the form body', () => {
+    const { body, headers } = buildMessage(input);
+    const form = new URLSearchParams(body);
+    expect(form.get('Topic')).toBe('acme.controlpanel.activateSurvey');
+    expect(JSON.parse(form.get('MSG') ?? '')).toEqual({ ...input.payload, BrandID: 'acme' });
+    expect(form.has('HMAC')).toBe(false);
+    expect(headers).toEqual({
+      'content-type': 'application/x-www-form-urlencoded',
+      'webhook-id': 'EV_aaaaaaaaaaaaaaa',
+      'webhook-timestamp': '1767225610',
+    });
+  });
+
+  it('signs MSG with HMAC-SHA512 (128 lowercase hex) and the body with a Standard Webhooks v1 signature', () => {
+    const { body, headers } = buildMessage({ ...input, sharedKey: 'key' });
+    const form = new URLSearchParams(body);
+    const msg = form.get('MSG') ?? '';
+    expect(form.get('HMAC')).toBe(createHmac('sha512', 'key').update(msg).digest('hex'));
+    expect(form.get('HMAC')).toMatch(/^[0-9a-f]{128}$/);
+    const expected = createHmac('sha256', 'key')
+      .update(`EV_aaaaaaaaaaaaaaa.1767225610.${body}`)
+      .digest('base64');
+    expect(headers['webhook-signature']).toBe(`v1,${expected}`);
+  });
+
+  it.each([16, 32])(
+    'encrypts with AES-ECB/PKCS#7 for a %i-byte key; the HMAC covers the ciphertext',
+    (bytes) => {
+      const key = 'k'.repeat(bytes);
+      const form = new URLSearchParams(buildMessage({ ...input, sharedKey: key, encrypt: true }).body);
+      const msg = form.get('MSG') ?? '';
+      const decipher = createDecipheriv(`aes-${bytes * 8}-ecb`, Buffer.from(key), null);
+      const plain = Buffer.concat([decipher.update(Buffer.from(msg, 'base64')), decipher.final()]).toString();
+      expect(plain).toBe(plainMessage('acme', input.payload));
+      expect(Buffer.from(msg, 'base64').length % 16).toBe(0);
+      expect(form.get('HMAC')).toBe(messageHmac(msg, key));
+    },
+  );
+
+  it('knows AES key lengths in bytes and refuses others', () => {
+    expect(isEncryptionKey('x'.repeat(16))).toBe(true);
+    expect(isEncryptionKey('x'.repeat(32))).toBe(true);
+    expect(isEncryptionKey('x'.repeat(24))).toBe(false);
+    expect(isEncryptionKey('é'.repeat(8))).toBe(true);
+    expect(() => encryptMessage('{}', 'short')).toThrow();
+  });
+});

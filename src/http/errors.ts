@@ -1,0 +1,89 @@
+/**
+ * Every error code Fieldwork answers with, in one table. The first group is what the real v3 service
+ * sends (COMPAT.md "Envelope"); the rest are ours, in the same ABBREV_n style. docs/errors.md lists them
+ * all, and a test fails when a code here is missing there.
+ */
+export const ERROR_CODES = {
+  ATP_2: { status: 400, meaning: 'No X-API-TOKEN (or bearer token) in the request headers.' },
+  DCD_7: { status: 401, meaning: 'The token is unknown, revoked, expired, or its user is disabled.' },
+  'QMST_2.1': { status: 403, meaning: 'Authenticated, but the operation is not allowed to this caller.' },
+  ESSG_2: { status: 404, meaning: 'Event subscription not found.' },
+  GSI_2: { status: 404, meaning: 'Survey not found.' },
+  PACC_6: { status: 404, meaning: 'Mailing list not found.' },
+  GED_3: { status: 404, meaning: 'Distribution not found.' },
+  FW_VAL_1: {
+    status: 400,
+    meaning: 'A field, parameter or header is missing or invalid; the message names it.',
+  },
+  FW_VAL_2: { status: 400, meaning: 'The request body is not valid JSON.' },
+  FW_VAL_3: { status: 415, meaning: 'The request body has a content type this call does not take.' },
+  FW_VAL_4: { status: 413, meaning: 'The request body is larger than this call takes.' },
+  FW_ORG_1: { status: 404, meaning: 'Organization not found.' },
+  FW_USR_1: { status: 404, meaning: 'User not found.' },
+  FW_USR_2: { status: 409, meaning: 'The username is already taken.' },
+  FW_USR_3: {
+    status: 409,
+    meaning: 'The change would leave the organization without an active brand administrator.',
+  },
+  FW_DIV_1: { status: 404, meaning: 'Division not found.' },
+  FW_DIV_2: { status: 409, meaning: 'A division with that name already exists.' },
+  FW_GRP_1: { status: 404, meaning: 'Group not found.' },
+  FW_GRP_2: { status: 409, meaning: 'A group with that name already exists.' },
+  FW_RATE_1: { status: 429, meaning: 'Too many requests; retry after the number of seconds in Retry-After.' },
+  FW_SRV_1: {
+    status: 500,
+    meaning: 'An unexpected error; the log line with the same requestId has the details.',
+  },
+  FW_SRV_2: { status: 503, meaning: 'The service is shutting down or its database is unreachable.' },
+  FW_DIR_1: { status: 404, meaning: 'Directory not found.' },
+  FW_CON_1: { status: 404, meaning: 'Contact not found (in that directory or mailing list).' },
+  FW_CON_2: {
+    status: 409,
+    meaning: 'Another contact of the directory already has that extRef.',
+  },
+  FW_CON_3: {
+    status: 400,
+    meaning: 'The import file is malformed; nothing was imported. The message names the line and problem.',
+  },
+  FW_CON_4: { status: 404, meaning: 'Contact import not found.' },
+  FW_CON_5: { status: 404, meaning: 'Sample not found.' },
+  FW_EVT_1: { status: 404, meaning: 'Event delivery not found (in that subscription).' },
+  FW_EVT_2: { status: 409, meaning: 'The event delivery is being attempted right now; retry it afterwards.' },
+  FW_EVT_3: {
+    status: 409,
+    meaning: 'The event subscription is disabled (its receiver answered 410 Gone); create a new one.',
+  },
+  FW_SUR_1: {
+    status: 400,
+    meaning: 'The uploaded survey file is not a QSF document (JSON); nothing was stored.',
+  },
+  FW_RSP_1: { status: 404, meaning: 'Response not found (in that survey).' },
+  FW_RSP_2: { status: 409, meaning: 'The survey session has already been recorded as a response.' },
+} as const satisfies Record<string, { status: number; meaning: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** The one error type: a status, a v3 error code (none only for unknown routes), and a message for the caller. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode | undefined,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  static of(code: ErrorCode, message: string): ApiError {
+    return new ApiError(ERROR_CODES[code].status, code, message);
+  }
+
+  static invalid(field: string, problem: string): ApiError {
+    return ApiError.of('FW_VAL_1', `Invalid request: ${field} ${problem}.`);
+  }
+
+  static forbidden(): ApiError {
+    return ApiError.of('QMST_2.1', 'The operation is forbidden.');
+  }
+}

@@ -1,0 +1,92 @@
+import { rm, stat } from 'node:fs/promises';
+import { isoSeconds } from '../../clock.js';
+import type { Deps } from '../../deps.js';
+import { type JobContext, JobFailure, type JobHandler, type RunningJob } from '../../jobs/job-runner.js';
+import type { ContactInput } from './contact-fields.js';
+import { FAILURES_KEPT, type ImportPayload, type ImportProgress } from './contact-imports.service.js';
+import { upsertContacts } from './contact-upsert.js';
+import { BATCH_ROWS } from './contacts.store.js';
+import { type ImportRecord, readImportRecords } from './import-files.js';
+import { toContactInput } from './import-rows.js';
+import { findList } from './mailing-lists.store.js';
+
+/**
+ * The contact import job: reads the file as a stream and writes it a batch at a time, each batch in one
+ * transaction with its checkpoint, so a restarted job resumes after the last batch that committed. A row
+ * that breaks a rule fails alone, with its reason.
+ */
+export function contactImportJob(deps: Deps): JobHandler {
+  return {
+    run: (job, context) => runImport(deps, job, context),
+    finished: async (job) => {
+      await rm((job.payload as ImportPayload).file, { force: true });
+    },
+  };
+}
+
+async function runImport(deps: Deps, job: RunningJob, context: JobContext): Promise<ImportProgress> {
+  const payload = job.payload as ImportPayload;
+  let progress = job.result as ImportProgress;
+  const size = (await stat(payload.file).catch(() => undefined))?.size;
+  if (size === undefined) throw new JobFailure('The import file is gone; upload it again.');
+  let bytesRead = 0;
+  let batch: ImportRecord[] = [];
+  const flush = async () => {
+    const percent = Math.min(99, Math.floor((100 * bytesRead) / Math.max(size, 1)));
+    progress = await writeBatch(deps, job, context, payload, progress, batch, percent);
+    batch = [];
+  };
+  for await (const record of readImportRecords(payload.file, payload.format, (n) => (bytesRead = n))) {
+    if (record.row <= progress.rowsDone) continue;
+    batch.push(record);
+    if (batch.length >= BATCH_ROWS) await flush();
+  }
+  if (batch.length > 0) await flush();
+  return progress;
+}
+
+async function writeBatch(
+  deps: Deps,
+  job: RunningJob,
+  context: JobContext,
+  payload: ImportPayload,
+  progress: ImportProgress,
+  records: ImportRecord[],
+  percent: number,
+): Promise<ImportProgress> {
+  const scope = { organizationId: job.organizationId };
+  const next: ImportProgress = { ...progress, failures: [...progress.failures] };
+  const fail = (row: number, reason: string) => {
+    next.failed++;
+    if (next.failures.length < FAILURES_KEPT) next.failures.push({ row, reason });
+  };
+  const valid: { row: number; input: ContactInput }[] = [];
+  for (const record of records) {
+    const outcome = toContactInput(record);
+    if ('reason' in outcome) fail(record.row, outcome.reason);
+    else valid.push({ row: record.row, input: outcome.input });
+  }
+  await deps.db.transaction().execute(async (trx) => {
+    if (!(await findList(trx, scope, payload.listId))) throw new JobFailure('The mailing list was deleted.');
+    const target = {
+      scope,
+      directoryId: payload.directoryId,
+      listId: payload.listId,
+      at: isoSeconds(context.now()),
+      idPrefix: payload.idPrefix,
+    };
+    const outcome = await upsertContacts(
+      trx,
+      target,
+      valid.map((v) => v.input),
+    );
+    outcome.results.forEach((result, index) => {
+      if ('reason' in result) fail(valid[index]?.row ?? 0, result.reason);
+    });
+    next.added += outcome.added;
+    next.updated += outcome.updated;
+    next.rowsDone = records.at(-1)?.row ?? next.rowsDone;
+    await context.checkpoint(trx, percent, next);
+  });
+  return next;
+}

@@ -1,0 +1,116 @@
+import multipart from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
+import { type TSchema, Type } from 'typebox';
+import type { Deps } from '../../deps.js';
+import type { App } from '../../http/app-types.js';
+import { Envelope, IdResultSchema, ok } from '../../http/envelope.js';
+import { ApiError } from '../../http/errors.js';
+import * as service from './contact-imports.service.js';
+import type { ImportFormat } from './import-files.js';
+import { ContactImportSchema, toContactImport } from './mailing-lists.schemas.js';
+import type { ListRef } from './mailing-lists.service.js';
+
+/** The largest import file taken (docs/contacts.md); a million contacts is well under it. */
+export const IMPORT_MAX_BYTES = 1024 * 1024 * 1024;
+
+const tags = ['Contact imports'];
+const ContactsArray = Type.Array(Type.Unknown(), { description: 'Contact objects (see docs/contacts.md).' });
+const JsonImportBody = Type.Union([ContactsArray, Type.Object({ contacts: ContactsArray })]);
+const ImportIdParam = { importId: Type.String({ minLength: 1, maxLength: 100 }) };
+
+interface ImportRoutes {
+  /** The list's path, e.g. `/mailinglists/:mailingListId`. */
+  base: string;
+  params: TSchema & { properties: Record<string, TSchema> };
+  ref: (params: Record<string, string>) => ListRef;
+}
+
+/**
+ * `POST <list>/contactimports` takes a JSON array (or `{contacts}`) as the body, a multipart upload of a
+ * CSV or JSON file (field `file`), or a raw `text/csv` body; uploads stream to disk. `GET
+ * <list>/contactimports/{importId}` reports progress. Multipart parsing is scoped to these routes.
+ */
+export function registerContactImportRoutes(app: App, deps: Deps, routes: ImportRoutes): void {
+  app.register(async (scoped: App) => {
+    await scoped.register(multipart, {
+      limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 10, parts: 20 },
+    });
+    scoped.addContentTypeParser('text/csv', (_request, payload, done) => done(null, payload));
+
+    scoped.post(
+      `${routes.base}/contactimports`,
+      {
+        schema: {
+          tags,
+          summary: 'Import contacts into the list (JSON body, or a CSV or JSON file); answers the import id',
+          params: routes.params,
+          body: {
+            content: {
+              'application/json': { schema: JsonImportBody },
+              'multipart/form-data': {
+                schema: Type.Unknown({ description: 'A `file` part: .csv or .json.' }),
+              },
+              'text/csv': { schema: Type.Unknown({ description: 'A CSV file with a header row.' }) },
+            },
+          },
+          response: { 200: IdResultSchema },
+        },
+      },
+      async (request) => {
+        const ref = routes.ref(request.params as Record<string, string>);
+        const id = await service.startImport(deps, request.principal, ref, await importSource(request));
+        return ok(request, { id });
+      },
+    );
+
+    scoped.get(
+      `${routes.base}/contactimports/:importId`,
+      {
+        schema: {
+          tags,
+          summary: 'Progress and counts of a contact import, with the reason for each failed row',
+          params: Type.Object({ ...routes.params.properties, ...ImportIdParam }),
+          response: { 200: Envelope(ContactImportSchema) },
+        },
+      },
+      async (request) => {
+        const params = request.params as Record<string, string>;
+        const view = await service.getImport(
+          deps,
+          request.principal,
+          routes.ref(params),
+          params.importId as string,
+        );
+        return ok(request, toContactImport(view));
+      },
+    );
+  });
+}
+
+async function importSource(request: FastifyRequest): Promise<service.ImportSource> {
+  if (request.isMultipart()) {
+    const part = await request.file();
+    if (!part) throw ApiError.invalid('file', 'is required (a multipart part holding a CSV or JSON file)');
+    const format = formatOf(part.filename, part.mimetype);
+    part.file.on('limit', () =>
+      part.file.destroy(ApiError.of('FW_VAL_4', 'The import file is larger than 1 GiB.')),
+    );
+    return { kind: 'file', stream: part.file, format };
+  }
+  const body = request.body as unknown;
+  if (body && typeof (body as NodeJS.ReadableStream).pipe === 'function') {
+    return { kind: 'file', stream: body as NodeJS.ReadableStream as never, format: 'csv' };
+  }
+  const contacts = Array.isArray(body) ? body : (body as { contacts: unknown[] }).contacts;
+  return { kind: 'contacts', contacts };
+}
+
+function formatOf(filename: string, mimetype: string): ImportFormat {
+  const lower = filename.toLowerCase();
+  if (lower.endsWith('.csv') || mimetype === 'text/csv') return 'csv';
+  if (lower.endsWith('.json') || mimetype === 'application/json') return 'json';
+  throw ApiError.of(
+    'FW_VAL_3',
+    'The import file must be CSV (.csv, text/csv) or JSON (.json, application/json).',
+  );
+}

@@ -1,0 +1,207 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { open, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { parse } from 'csv-parse';
+import { pick } from 'stream-json/filters/pick.js';
+import { streamArray } from 'stream-json/streamers/stream-array.js';
+import { CONTACT_LIMITS } from './contact-fields.js';
+import { EMBEDDED_KEY_PATTERN } from './contacts.schemas.js';
+
+/**
+ * Contact import files, read as streams: a file of a million contacts never sits whole in memory.
+ * CSV: a header row, then one contact a row. JSON: an array of contact objects, or `{"contacts": [...]}`.
+ */
+export type ImportFormat = 'csv' | 'json';
+
+/** The file as a whole cannot be read: the import is refused before anything is written. */
+export class MalformedImportError extends Error {}
+
+/** One contact of a file, before its fields are checked: CSV columns come with their embedded data apart. */
+export interface ImportRecord {
+  /** 1-based position among the file's contacts (a CSV header is not counted). */
+  row: number;
+  fields: Record<string, unknown>;
+  /** CSV only: the columns that are not contact fields, as embedded data. */
+  embedded?: Record<string, string>;
+}
+
+/** CSV header names (case, spaces, `_` and `-` ignored) that name contact fields; the rest is embedded data. */
+const CSV_FIELDS: Record<string, string> = {
+  firstname: 'firstName',
+  lastname: 'lastName',
+  email: 'email',
+  emailaddress: 'email',
+  phone: 'phone',
+  phonenumber: 'phone',
+  extref: 'extRef',
+  externaldatareference: 'extRef',
+  externalreference: 'extRef',
+  language: 'language',
+  unsubscribed: 'unsubscribed',
+};
+
+const EMBEDDED_KEY = new RegExp(EMBEDDED_KEY_PATTERN);
+
+/** Streams `source` to `<dir>/<name>`, answering the path; a partial file is removed on failure. */
+export async function saveUpload(source: Readable, dir: string, name: string): Promise<string> {
+  const path = join(dir, name);
+  try {
+    await pipeline(source, createWriteStream(path));
+  } catch (error) {
+    await rm(path, { force: true });
+    throw error;
+  }
+  return path;
+}
+
+/** Reads the whole file once, as the import will; throws MalformedImportError naming the problem. */
+export async function checkImportFile(path: string, format: ImportFormat): Promise<number> {
+  let rows = 0;
+  for await (const _record of readImportRecords(path, format)) rows++;
+  if (rows === 0) throw new MalformedImportError('The file holds no contacts.');
+  return rows;
+}
+
+/** The contacts of a file, one at a time. `onBytes` hears how far into the file reading has come. */
+export async function* readImportRecords(
+  path: string,
+  format: ImportFormat,
+  onBytes?: (bytesRead: number) => void,
+): AsyncGenerator<ImportRecord> {
+  const shape = format === 'json' ? await jsonShape(path) : undefined;
+  const source = createReadStream(path, { highWaterMark: 256 * 1024 });
+  // Listened to only once piped: a 'data' listener alone would start the flow before the parser is there.
+  const counted = onBytes ? () => source.on('data', () => onBytes(source.bytesRead)) : () => {};
+  try {
+    if (shape === undefined) yield* readCsv(source, counted);
+    else yield* readJson(source, shape, counted);
+  } finally {
+    source.destroy();
+  }
+}
+
+async function* readCsv(source: Readable, piped: () => void): AsyncGenerator<ImportRecord> {
+  const parser = parse({ bom: true, skip_empty_lines: true, max_record_size: 1024 * 1024 });
+  const records = chain(source, parser);
+  piped();
+  let header: ReturnType<typeof csvHeader> | undefined;
+  let row = 0;
+  try {
+    for await (const values of records as AsyncIterable<string[]>) {
+      if (!header) {
+        header = csvHeader(values);
+        continue;
+      }
+      row++;
+      yield csvRecord(row, header, values);
+    }
+  } catch (error) {
+    throw asMalformed(error);
+  }
+  if (!header) throw new MalformedImportError('The file is empty: a CSV import needs a header row.');
+}
+
+function csvHeader(names: string[]): { field: string | undefined; name: string }[] {
+  const seen = new Set<string>();
+  const header = names.map((raw, index) => {
+    const name = raw.trim();
+    if (name === '') throw new MalformedImportError(`Line 1: column ${index + 1} has no name.`);
+    const field = CSV_FIELDS[name.toLowerCase().replace(/[\s_-]/g, '')];
+    const key = field ?? name;
+    if (seen.has(key)) throw new MalformedImportError(`Line 1: column ${name} appears twice.`);
+    seen.add(key);
+    if (!field && (name.length > CONTACT_LIMITS.embeddedKey || !EMBEDDED_KEY.test(name))) {
+      throw new MalformedImportError(
+        `Line 1: column name ${JSON.stringify(name)} is not a valid embedded data field.`,
+      );
+    }
+    return { field, name };
+  });
+  if (!header.some((column) => column.field === 'email' || column.field === 'extRef')) {
+    throw new MalformedImportError('Line 1: the header needs an email or an extRef column.');
+  }
+  if (header.filter((column) => !column.field).length > CONTACT_LIMITS.embeddedFields) {
+    throw new MalformedImportError(
+      `Line 1: more than ${CONTACT_LIMITS.embeddedFields} embedded data columns.`,
+    );
+  }
+  return header;
+}
+
+function csvRecord(row: number, header: ReturnType<typeof csvHeader>, values: string[]): ImportRecord {
+  const fields: Record<string, unknown> = {};
+  const embedded: Record<string, string> = {};
+  header.forEach((column, index) => {
+    const value = (values[index] ?? '').trim();
+    if (value === '') return; // an empty cell leaves the stored value alone
+    if (column.field) fields[column.field] = value;
+    else embedded[column.name] = value;
+  });
+  return { row, fields, embedded };
+}
+
+/** `[` starts an array of contacts, `{` an object whose `contacts` holds them. */
+async function jsonShape(path: string): Promise<'array' | 'object'> {
+  const handle = await open(path);
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(4096), 0, 4096, 0);
+    const start = buffer
+      .subarray(0, bytesRead)
+      .toString('utf8')
+      .replace(/^\uFEFF/, '')
+      .trimStart();
+    if (start.startsWith('[')) return 'array';
+    if (start.startsWith('{')) return 'object';
+    throw new MalformedImportError(
+      'A JSON import must be an array of contacts or an object with "contacts".',
+    );
+  } finally {
+    await handle.close();
+  }
+}
+
+async function* readJson(
+  source: Readable,
+  shape: 'array' | 'object',
+  piped: () => void,
+): AsyncGenerator<ImportRecord> {
+  const elements =
+    shape === 'object'
+      ? chain(source, pick.withParserAsStream({ filter: 'contacts' }), streamArray.asStream())
+      : chain(source, streamArray.withParserAsStream());
+  piped();
+  let row = 0;
+  try {
+    for await (const { value } of elements as AsyncIterable<{ value: unknown }>) {
+      row++;
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        throw new MalformedImportError(`Contact ${row} is not a JSON object.`);
+      }
+      yield { row, fields: value as Record<string, unknown> };
+    }
+  } catch (error) {
+    throw asMalformed(error);
+  }
+}
+
+/** Pipes the streams one into the next; an error anywhere ends the last one with that error. */
+function chain(...streams: (Readable | Writable)[]): Readable {
+  for (let i = 0; i < streams.length - 1; i++) {
+    const from = streams[i] as Readable;
+    const to = streams[i + 1] as Writable;
+    from.pipe(to);
+    from.on('error', (error) => (streams.at(-1) as Readable).destroy(error));
+  }
+  return streams.at(-1) as Readable;
+}
+
+function asMalformed(error: unknown): Error {
+  if (error instanceof MalformedImportError) return error;
+  const code = (error as { code?: string }).code ?? '';
+  if (code.startsWith('CSV_') || /Parser|JSON|Unexpected|expected/i.test(String((error as Error).message))) {
+    return new MalformedImportError(`The file cannot be read: ${(error as Error).message}`);
+  }
+  return error as Error;
+}

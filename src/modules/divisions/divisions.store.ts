@@ -1,0 +1,36 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { DivisionsTable } from '../../db/schema.js';
+import type { Queryable } from '../../deps.js';
+import type { Page } from '../../http/paging.js';
+import type { Scope } from '../../http/principal.js';
+
+export type DivisionRow = Selectable<DivisionsTable>;
+
+export function findDivision(
+  db: Queryable,
+  scope: Scope,
+  divisionId: string,
+): Promise<DivisionRow | undefined> {
+  return db
+    .selectFrom('divisions')
+    .selectAll()
+    .where('organization_id', '=', scope.organizationId)
+    .where('id', '=', divisionId)
+    .executeTakeFirst();
+}
+
+export function listDivisions(db: Queryable, scope: Scope, page: Page): Promise<DivisionRow[]> {
+  return db
+    .selectFrom('divisions')
+    .selectAll()
+    .where('organization_id', '=', scope.organizationId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .offset(page.offset)
+    .limit(page.limit + 1)
+    .execute();
+}
+
+export async function insertDivision(db: Queryable, row: Insertable<DivisionsTable>): Promise<void> {
+  await db.insertInto('divisions').values(row).execute();
+}

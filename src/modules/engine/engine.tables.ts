@@ -1,0 +1,41 @@
+/**
+ * The survey-taking engine's tables (issue 5). A session (`FS_`) is one respondent's way through one
+ * survey: its answers so far, its randomisation seed and its page, saved on every page so a reload
+ * continues. A link token ties a session to a contact and a distribution (individual links).
+ */
+export interface EngineSessionsTable {
+  id: string;
+  organization_id: string;
+  survey_id: string;
+  /** SHA-256 of the secret half of the browser's session cookie. */
+  secret_hash: string;
+  /** open, complete (recorded as a response) or quota (ended by a full quota, nothing recorded). */
+  status: string;
+  /** The session state (seed, given embedded data, answers, page), JSON text. */
+  state: string;
+  link_token_hash: string | null;
+  recipient_id: string | null;
+  distribution_id: string | null;
+  response_id: string | null;
+  ip_address: string | null;
+  user_agent: string | null;
+  started_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
+export interface EngineLinkTokensTable {
+  /** SHA-256 of the token the link carries; the token itself is never stored. */
+  token_hash: string;
+  organization_id: string;
+  survey_id: string;
+  contact_id: string;
+  distribution_id: string | null;
+  created_at: string;
+  expires_at: string | null;
+}
+
+export interface EngineTables {
+  engine_sessions: EngineSessionsTable;
+  engine_link_tokens: EngineLinkTokensTable;
+}

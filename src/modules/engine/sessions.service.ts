@@ -1,0 +1,152 @@
+/**
+ * Sessions and individual links. A browser holds its session in a cookie `<FS_ id>.<secret>`; only the
+ * secret's SHA-256 is stored, so reading the table does not let anyone take over a session. An individual
+ * link carries a token that ties its one session to a contact and a distribution.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Deps, Queryable } from '../../deps.js';
+import { newId, randomAlphanumeric } from '../../http/ids.js';
+import type { Scope } from '../../http/principal.js';
+import { embeddedFieldsOf } from '../surveys/qsf.js';
+import { initialState } from './engine.service.js';
+import type { RunnableSurvey } from './engine-survey.js';
+import { serializeState } from './session-state.js';
+import type { LinkTokenRow, SessionRow } from './sessions.store.js';
+import * as store from './sessions.store.js';
+
+export interface Visitor {
+  ip: string;
+  userAgent: string | null;
+}
+
+export interface SessionKey {
+  sessionId: string;
+  secret: string;
+}
+
+const MAX_URL_VALUE = 1000;
+const hash = (text: string) => createHash('sha256').update(text).digest('hex');
+
+export const sessionCookieName = (surveyId: string) => `fw_${surveyId}`;
+export const formatSessionKey = (key: SessionKey) => `${key.sessionId}.${key.secret}`;
+
+export function parseSessionKey(value: string | undefined): SessionKey | undefined {
+  const match = /^(FS_[A-Za-z0-9]{15})\.([A-Za-z0-9]{32})$/.exec(value ?? '');
+  return match?.[1] && match[2] ? { sessionId: match[1], secret: match[2] } : undefined;
+}
+
+/** The session a cookie names, when it belongs to this survey and its secret matches. */
+export async function findSession(
+  db: Queryable,
+  surveyId: string,
+  key: SessionKey | undefined,
+): Promise<SessionRow | undefined> {
+  if (!key) return undefined;
+  const row = await store.findSessionById(db, key.sessionId);
+  if (!row || row.survey_id !== surveyId) return undefined;
+  const expected = Buffer.from(row.secret_hash, 'hex');
+  const given = Buffer.from(hash(key.secret), 'hex');
+  return expected.length === given.length && timingSafeEqual(expected, given) ? row : undefined;
+}
+
+/** Embedded data from the link's URL parameters: only fields the survey's flow declares. */
+export function givenFromQuery(run: RunnableSurvey, query: Record<string, string>): Record<string, string> {
+  const declared = new Set(embeddedFieldsOf(run.taking.definition).map((f) => f.Field));
+  const given: Record<string, string> = {};
+  for (const [name, value] of Object.entries(query)) {
+    if (declared.has(name)) given[name] = value.slice(0, MAX_URL_VALUE);
+  }
+  return given;
+}
+
+export async function newSession(
+  deps: Deps,
+  run: RunnableSurvey,
+  options: { given: Record<string, string>; visitor: Visitor; link?: LinkTokenRow },
+): Promise<{ row: SessionRow; key: SessionKey }> {
+  const now = deps.clock.now();
+  const key = { sessionId: newId('FS'), secret: randomAlphanumeric(32) };
+  const row: SessionRow = {
+    id: key.sessionId,
+    organization_id: run.taking.organizationId,
+    survey_id: run.taking.surveyId,
+    secret_hash: hash(key.secret),
+    status: 'open',
+    state: serializeState(initialState(run, options.given, now)),
+    link_token_hash: options.link?.token_hash ?? null,
+    recipient_id: options.link?.contact_id ?? null,
+    distribution_id: options.link?.distribution_id ?? null,
+    response_id: null,
+    ip_address: options.visitor.ip,
+    user_agent: options.visitor.userAgent?.slice(0, 500) ?? null,
+    started_at: now.toISOString(),
+    updated_at: now.toISOString(),
+    finished_at: null,
+  };
+  await store.insertSession(deps.db, row);
+  return { row, key };
+}
+
+export interface IndividualLink {
+  token: string;
+  /** The link's path on this server: `/jfe/form/{SurveyID}/l/{token}`. */
+  path: string;
+}
+
+/**
+ * An individual link for a contact (and the distribution that sends it). The token is shown once, in the
+ * link; only its hash is kept. For the distributions work: call it in the transaction that sends.
+ */
+export async function createIndividualLink(
+  db: Queryable,
+  scope: Scope,
+  input: {
+    surveyId: string;
+    contactId: string;
+    distributionId?: string | null;
+    expiresAt?: Date | null;
+    now: Date;
+  },
+): Promise<IndividualLink> {
+  const token = randomAlphanumeric(40);
+  await store.insertLinkToken(db, {
+    token_hash: hash(token),
+    organization_id: scope.organizationId,
+    survey_id: input.surveyId,
+    contact_id: input.contactId,
+    distribution_id: input.distributionId ?? null,
+    created_at: input.now.toISOString(),
+    expires_at: input.expiresAt?.toISOString() ?? null,
+  });
+  return { token, path: `/jfe/form/${input.surveyId}/l/${token}` };
+}
+
+export type LinkOutcome =
+  | { kind: 'session'; row: SessionRow; key: SessionKey }
+  | { kind: 'invalid' }
+  | { kind: 'expired' };
+
+/**
+ * The one session of an individual link: made on first use, resumed afterwards. Opening the link again
+ * (another browser, a lost cookie) hands out a new cookie secret; the old cookie stops working.
+ */
+export async function sessionForLink(
+  deps: Deps,
+  run: RunnableSurvey,
+  token: string,
+  visitor: Visitor,
+): Promise<LinkOutcome> {
+  if (!/^[A-Za-z0-9]{40}$/.test(token)) return { kind: 'invalid' };
+  const link = await store.findLinkToken(deps.db, hash(token));
+  if (!link || link.survey_id !== run.taking.surveyId) return { kind: 'invalid' };
+  const now = deps.clock.now();
+  if (link.expires_at && now >= new Date(link.expires_at)) return { kind: 'expired' };
+  const existing = await store.findSessionByLink(deps.db, link.token_hash);
+  if (!existing) return { kind: 'session', ...(await newSession(deps, run, { given: {}, visitor, link })) };
+  const key = { sessionId: existing.id, secret: randomAlphanumeric(32) };
+  await store.updateSession(deps.db, { organizationId: existing.organization_id }, existing.id, {
+    secret_hash: hash(key.secret),
+    updated_at: now.toISOString(),
+  });
+  return { kind: 'session', row: existing, key };
+}

@@ -1,0 +1,88 @@
+import { isoSeconds } from '../../clock.js';
+import { isUniqueViolation } from '../../db/database.js';
+import { flag } from '../../db/json.js';
+import type { Deps } from '../../deps.js';
+import { ApiError } from '../../http/errors.js';
+import { newId } from '../../http/ids.js';
+import type { Page } from '../../http/paging.js';
+import { type Principal, requireBrandAdmin } from '../../http/principal.js';
+import { assertDivisionInScope } from '../divisions/divisions.service.js';
+import { allUsersInScope } from '../users/users.service.js';
+import type { CreateGroupBody } from './groups.schemas.js';
+import * as store from './groups.store.js';
+
+export function listGroups(deps: Deps, principal: Principal, page: Page) {
+  return store.listGroups(deps.db, principal, page);
+}
+
+export async function getGroup(deps: Deps, principal: Principal, groupId: string) {
+  const row = await store.findGroup(deps.db, principal, groupId);
+  if (!row) throw groupNotFound(groupId);
+  const members = await store.listMemberIds(deps.db, principal, groupId);
+  return { row, memberIds: members.map((m) => m.user_id) };
+}
+
+export async function createGroup(deps: Deps, principal: Principal, body: CreateGroupBody): Promise<string> {
+  requireBrandAdmin(principal);
+  await assertDivisionInScope(deps.db, principal, body.divisionId);
+  const id = newId('GR');
+  try {
+    await store.insertGroup(deps.db, {
+      id,
+      organization_id: principal.organizationId,
+      division_id: body.divisionId ?? null,
+      name: body.name,
+      type: body.type ?? 'GT_DEFAULT',
+      auto_membership: flag(body.autoMembership ?? false),
+      creator_id: principal.userId,
+      created_at: isoSeconds(deps.clock.now()),
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw ApiError.of('FW_GRP_2', `A group named ${body.name} already exists.`);
+    throw error;
+  }
+  return id;
+}
+
+export async function deleteGroup(deps: Deps, principal: Principal, groupId: string): Promise<void> {
+  requireBrandAdmin(principal);
+  await deps.db.transaction().execute(async (trx) => {
+    if (!(await store.findGroup(trx, principal, groupId))) throw groupNotFound(groupId);
+    await store.deleteGroup(trx, principal, groupId);
+  });
+}
+
+export async function addMember(
+  deps: Deps,
+  principal: Principal,
+  groupId: string,
+  userId: string,
+): Promise<void> {
+  requireBrandAdmin(principal);
+  await deps.db.transaction().execute(async (trx) => {
+    if (!(await store.findGroup(trx, principal, groupId))) throw groupNotFound(groupId);
+    if (!(await allUsersInScope(trx, principal, [userId])))
+      throw ApiError.of('FW_USR_1', `User ${userId} not found.`);
+    await store.insertMember(trx, principal, groupId, userId, isoSeconds(deps.clock.now()));
+  });
+}
+
+export async function removeMember(
+  deps: Deps,
+  principal: Principal,
+  groupId: string,
+  userId: string | undefined,
+) {
+  requireBrandAdmin(principal);
+  if (!userId) throw ApiError.invalid('userId', 'is required');
+  await deps.db.transaction().execute(async (trx) => {
+    if (!(await store.findGroup(trx, principal, groupId))) throw groupNotFound(groupId);
+    if ((await store.deleteMember(trx, principal, groupId, userId)) === 0) {
+      throw ApiError.of('FW_USR_1', `User ${userId} is not a member of group ${groupId}.`);
+    }
+  });
+}
+
+function groupNotFound(groupId: string): ApiError {
+  return ApiError.of('FW_GRP_1', `Group ${groupId} not found.`);
+}

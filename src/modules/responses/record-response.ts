@@ -1,0 +1,197 @@
+import { isoSeconds } from '../../clock.js';
+import { toJson } from '../../db/json.js';
+import type { Queryable } from '../../deps.js';
+import { recordEvent } from '../../events/record-event.js';
+import { completedResponseTopic } from '../../events/topics.js';
+import { ApiError } from '../../http/errors.js';
+import { newId } from '../../http/ids.js';
+import type { Scope } from '../../http/principal.js';
+import {
+  countTowardsQuotas,
+  moveResponseCounts,
+  type SurveyForResponses,
+  surveyForResponses,
+} from '../surveys/survey-responses.service.js';
+import {
+  type AnswerValue,
+  displayedValuesOf,
+  labelsOf,
+  RESPONSE_EVENT_CONTEXT,
+  RESPONSE_EVENT_CONTEXT_MAX,
+  withDerivedAnswers,
+} from './response-values.js';
+import { findResponseIdBySession, insertResponse } from './responses.store.js';
+
+export interface CompletedResponseInput {
+  surveyId: string;
+  /** Answers under the survey's value keys (surveys/value-keys.ts), already checked: recodes, 1, numbers, texts. */
+  answers: Record<string, AnswerValue>;
+  /** Embedded data by field name (set in the flow, from URL parameters, or by the caller). */
+  embeddedData?: Record<string, string>;
+  /** When the respondent started and finished; both default to `now`. */
+  startDate?: Date;
+  endDate?: Date;
+  /** When the response is recorded: from the caller's clock (deps.clock.now()). */
+  now: Date;
+  /** 0 IP Address (default: a real respondent), 1 Survey Preview, 2 Survey Test, 4 Imported, … */
+  status?: number;
+  /** 0–100, default 100. */
+  progress?: number;
+  /** Default true. */
+  finished?: boolean;
+  ipAddress?: string | null;
+  userAgent?: string | null;
+  userLanguage?: string | null;
+  /** The contact (CID_) of an individual link; the event's RecipientID. */
+  recipientId?: string | null;
+  /** The distribution (EMD_) of an individual link; the event's DistributionID. */
+  distributionId?: string | null;
+  /** `anonymous` (default), `email`, `preview`, `test`, … */
+  distributionChannel?: string;
+  /** The engine session (FS_) that completed: a session is recorded once (FW_RSP_2 the second time). */
+  sessionId?: string | null;
+  /** Keys shown to the respondent; defaults to the answered keys. */
+  displayedFields?: string[];
+  /** Per key, the values the respondent was offered; defaults to every choice of the answered keys. */
+  displayedValues?: Record<string, AnswerValue[]>;
+}
+
+export interface RecordedResponse {
+  responseId: string;
+  /** Quotas the response was counted towards. */
+  quotas: string[];
+}
+
+/** CompletedDate of the event: `YYYY-MM-DD HH:MM:SS` in UTC (COMPAT.md "Dates"). */
+export const eventDate = (date: Date) => date.toISOString().slice(0, 19).replace('T', ' ');
+
+/** Status 0 (a real respondent) and 16 (offline app) are auditable; previews, tests and imports are generated. */
+const isAuditable = (status: number) => status === 0 || status === 16;
+
+/**
+ * THE way a completed response is recorded, by the API (`POST /v3/surveys/{id}/responses`) and by the
+ * survey-taking engine alike. Call it inside the transaction that does the rest of the work: it writes
+ * the response (values, labels, displayedFields, displayedValues and metadata), moves the survey's and
+ * its owner's responseCounts, counts the response towards the quotas whose condition it meets, and emits
+ * `surveyengine.completedResponse.{SurveyID}` through the outbox with Status, SurveyID, ResponseID,
+ * CompletedDate, RecipientID and DistributionID only when present, and ResponseEventContext when the
+ * embedded field of that name is set.
+ *
+ * ResponseEventContext is at most 50 characters (spec 6, 8): a longer one is refused here with a 400
+ * (the API's rule); the engine cuts the value at 50 before calling (cutResponseEventContext).
+ * Throws GSI_2 when the scope has no such survey, FW_RSP_2 when the session was already recorded.
+ */
+export async function recordCompletedResponse(
+  trx: Queryable,
+  scope: Scope,
+  input: CompletedResponseInput,
+): Promise<RecordedResponse> {
+  const survey = await surveyForResponses(trx, scope, input.surveyId);
+  if (!survey) throw ApiError.of('GSI_2', `Survey ${input.surveyId} not found.`);
+  return recordForSurvey(trx, scope, survey, input);
+}
+
+/** recordCompletedResponse for a caller that has loaded the survey in the same transaction already. */
+export async function recordForSurvey(
+  trx: Queryable,
+  scope: Scope,
+  survey: SurveyForResponses,
+  input: CompletedResponseInput,
+): Promise<RecordedResponse> {
+  const embedded = input.embeddedData ?? {};
+  const context = embedded[RESPONSE_EVENT_CONTEXT];
+  if (context !== undefined && [...context].length > RESPONSE_EVENT_CONTEXT_MAX)
+    throw ApiError.invalid(
+      RESPONSE_EVENT_CONTEXT,
+      `must be at most ${RESPONSE_EVENT_CONTEXT_MAX} characters`,
+    );
+  if (input.sessionId && (await findResponseIdBySession(trx, input.sessionId)))
+    throw ApiError.of('FW_RSP_2', `Session ${input.sessionId} has already been recorded.`);
+
+  const responseId = newId('R');
+  const now = input.now;
+  const start = input.startDate ?? now;
+  const end = input.endDate ?? now;
+  const status = input.status ?? 0;
+  const finished = input.finished ?? true;
+  const answers = withDerivedAnswers(survey, input.answers);
+  const metadata = {
+    startDate: isoSeconds(start),
+    endDate: isoSeconds(end),
+    status,
+    ipAddress: input.ipAddress ?? null,
+    progress: input.progress ?? 100,
+    duration: Math.max(0, Math.round((end.getTime() - start.getTime()) / 1000)),
+    finished: finished ? 1 : 0,
+    recordedDate: isoSeconds(now),
+    _recordId: responseId,
+    locationLatitude: null,
+    locationLongitude: null,
+    distributionChannel: input.distributionChannel ?? 'anonymous',
+    userLanguage: input.userLanguage ?? null,
+  };
+  const values = { ...metadata, ...answers, ...embedded };
+  const seq = await moveResponseCounts(
+    trx,
+    scope,
+    survey,
+    isAuditable(status) ? { auditable: 1 } : { generated: 1 },
+    true,
+  );
+  await insertResponse(trx, {
+    id: responseId,
+    organization_id: scope.organizationId,
+    survey_id: survey.id,
+    seq,
+    status,
+    finished: metadata.finished,
+    progress: metadata.progress,
+    duration: metadata.duration,
+    start_date: metadata.startDate,
+    end_date: metadata.endDate,
+    recorded_date: metadata.recordedDate,
+    ip_address: metadata.ipAddress,
+    user_agent: input.userAgent ?? null,
+    user_language: metadata.userLanguage,
+    recipient_id: input.recipientId ?? null,
+    distribution_id: input.distributionId ?? null,
+    distribution_channel: metadata.distributionChannel,
+    session_id: input.sessionId ?? null,
+    values: toJson(values),
+    labels: toJson(labelsOf(survey, values)),
+    displayed_fields: toJson(input.displayedFields ?? Object.keys(answers)),
+    displayed_values: toJson(input.displayedValues ?? displayedValuesOf(survey, Object.keys(answers))),
+    embedded_data: toJson(embedded),
+    updated_at: metadata.recordedDate,
+  });
+  const quotas = await countTowardsQuotas(trx, scope, survey, values, 1);
+  await recordEvent(
+    trx,
+    scope,
+    completedResponseTopic(survey.id),
+    completionPayload(responseId, survey.id, input, now),
+    now,
+  );
+  return { responseId, quotas };
+}
+
+/** Spec 6: surveyengine.completedResponse.{SurveyID}; optional attributes only when they have a value. */
+function completionPayload(responseId: string, surveyId: string, input: CompletedResponseInput, now: Date) {
+  const payload: Record<string, unknown> = { Status: 'Complete', SurveyID: surveyId, ResponseID: responseId };
+  if (input.recipientId) payload.RecipientID = input.recipientId;
+  const context = input.embeddedData?.[RESPONSE_EVENT_CONTEXT];
+  if (context) payload.ResponseEventContext = context;
+  payload.CompletedDate = eventDate(now);
+  if (input.distributionId) payload.DistributionID = input.distributionId;
+  return payload;
+}
+
+/** For the engine: the embedded field's value cut to the 50 characters the event carries (docs/surveys.md). */
+export function cutResponseEventContext(embeddedData: Record<string, string>): Record<string, string> {
+  const context = embeddedData[RESPONSE_EVENT_CONTEXT];
+  if (context === undefined || [...context].length <= RESPONSE_EVENT_CONTEXT_MAX) return embeddedData;
+  return {
+    ...embeddedData,
+    [RESPONSE_EVENT_CONTEXT]: [...context].slice(0, RESPONSE_EVENT_CONTEXT_MAX).join(''),
+  };
+}

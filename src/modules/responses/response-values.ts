@@ -1,0 +1,178 @@
+import { ApiError } from '../../http/errors.js';
+import { type QsfQuestion, recodeOf } from '../surveys/qsf.js';
+import { npsGroup, plainText, type ValueKey } from '../surveys/value-keys.js';
+
+export type AnswerValue = string | number;
+
+/** Spec 6 and 8: ResponseEventContext is at most 50 characters. */
+export const RESPONSE_EVENT_CONTEXT_MAX = 50;
+export const RESPONSE_EVENT_CONTEXT = 'ResponseEventContext';
+
+/** Status codes of a response and their labels, as the real exports write them. */
+export const STATUS_LABELS: Record<number, string> = {
+  0: 'IP Address',
+  1: 'Survey Preview',
+  2: 'Survey Test',
+  4: 'Imported',
+  8: 'Spam',
+  9: 'Survey Preview Spam',
+  12: 'Imported Spam',
+  16: 'Offline',
+  17: 'Offline Survey Preview',
+};
+
+/** Metadata value keys of a response (COMPAT.md "Responses"); everything else not a question key is embedded data. */
+export const METADATA_KEYS = [
+  'startDate',
+  'endDate',
+  'status',
+  'ipAddress',
+  'progress',
+  'duration',
+  'finished',
+  'recordedDate',
+  '_recordId',
+  'locationLatitude',
+  'locationLongitude',
+  'distributionChannel',
+  'userLanguage',
+] as const;
+const METADATA = new Set<string>(METADATA_KEYS);
+export const isMetadataKey = (key: string) => METADATA.has(key);
+/** A key that names a question's value (QID…), so it must be one the survey produces. */
+export const isQuestionKey = (key: string) => /^QID\d+([#_]|$)/.test(key);
+
+export interface Survey {
+  keys: ReadonlyMap<string, ValueKey>;
+  questions: ReadonlyMap<string, QsfQuestion>;
+}
+
+/** Choice ids whose recode is `value` (a recode may be a number or a string in a request). */
+function choiceWithRecode(question: QsfQuestion, ids: string[], value: AnswerValue): string | undefined {
+  return ids.find((id) => recodeOf(question, id) === String(value));
+}
+
+/** The (sub-)question whose scale points a key's value is one of: a side-by-side column, or the matrix itself. */
+function scaleOwner(question: QsfQuestion, key: ValueKey): QsfQuestion {
+  return key.column ? (question.AdditionalQuestions?.[key.column] ?? question) : question;
+}
+
+/**
+ * Checks one answer against its key's kind and returns it in its stored form, or throws a 400 naming
+ * `field`. Choices and scale points are given by their recode; `selected` keys take 1 (0 means not chosen
+ * and is dropped); numbers may come as numeric strings.
+ */
+export function checkAnswer(
+  survey: Survey,
+  key: ValueKey,
+  value: unknown,
+  field: string,
+): AnswerValue | undefined {
+  const question = survey.questions.get(key.questionId) as QsfQuestion;
+  if (value === null || value === undefined || value === '') return undefined;
+  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean')
+    throw ApiError.invalid(field, 'must be a string or a number');
+  switch (key.kind) {
+    case 'choice':
+      if (choiceWithRecode(question, question.ChoiceOrder, value as AnswerValue) === undefined)
+        throw ApiError.invalid(field, 'must be the recode of one of the question’s choices');
+      return numberIfNumeric(String(value));
+    case 'scale': {
+      const owner = scaleOwner(question, key);
+      if (choiceWithRecode(owner, owner.AnswerOrder, value as AnswerValue) === undefined)
+        throw ApiError.invalid(field, 'must be the recode of one of the question’s scale points');
+      return numberIfNumeric(String(value));
+    }
+    case 'selected':
+      if (value === 1 || value === '1' || value === true) return 1;
+      if (value === 0 || value === '0' || value === false) return undefined;
+      throw ApiError.invalid(field, 'must be 1 (chosen) or 0');
+    case 'number': {
+      const n = Number(value);
+      if (typeof value === 'boolean' || !Number.isFinite(n))
+        throw ApiError.invalid(field, 'must be a number');
+      return n;
+    }
+    case 'npsGroup':
+      return undefined; // derived from the NPS answer, never taken from the caller
+    default:
+      if (typeof value !== 'string') throw ApiError.invalid(field, 'must be a string');
+      return value;
+  }
+}
+
+const numberIfNumeric = (value: string): AnswerValue =>
+  /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+
+/** Adds the derived keys (the NPS group beside each NPS answer). */
+export function withDerivedAnswers(survey: Survey, answers: Record<string, AnswerValue>) {
+  const out = { ...answers };
+  for (const key of survey.keys.values()) {
+    if (key.kind !== 'npsGroup') continue;
+    const score = answers[key.questionId];
+    if (score === undefined) delete out[key.key];
+    else out[key.key] = npsGroup(Number(score)).value;
+  }
+  return out;
+}
+
+/** `labels`: the same keys mapped to the texts a person reads (choice and scale point texts, "True", …). */
+export function labelsOf(survey: Survey, values: Record<string, unknown>): Record<string, string> {
+  const labels: Record<string, string> = {};
+  for (const [name, value] of Object.entries(values)) {
+    const key = survey.keys.get(name);
+    if (!key) {
+      if (name === 'status') labels[name] = STATUS_LABELS[Number(value)] ?? String(value);
+      else if (name === 'finished') labels[name] = value === 1 || value === true ? 'True' : 'False';
+      continue;
+    }
+    labels[name] = labelOf(survey, key, value);
+  }
+  return labels;
+}
+
+function labelOf(survey: Survey, key: ValueKey, value: unknown): string {
+  const question = survey.questions.get(key.questionId) as QsfQuestion;
+  switch (key.kind) {
+    case 'choice': {
+      const id = choiceWithRecode(question, question.ChoiceOrder, value as AnswerValue);
+      return plainText(question.Choices[id ?? '']?.Display ?? String(value));
+    }
+    case 'scale': {
+      const owner = scaleOwner(question, key);
+      const id = choiceWithRecode(owner, owner.AnswerOrder, value as AnswerValue);
+      return plainText(owner.Answers[id ?? '']?.Display ?? String(value));
+    }
+    case 'selected': {
+      if (key.answerId !== undefined) {
+        const owner = scaleOwner(question, key);
+        return plainText(owner.Answers[key.answerId]?.Display ?? key.answerId);
+      }
+      return plainText(question.Choices[key.choiceId ?? '']?.Display ?? String(value));
+    }
+    case 'npsGroup':
+      return NPS_GROUP_LABELS[Number(value)] ?? String(value);
+    default:
+      return String(value);
+  }
+}
+
+const NPS_GROUP_LABELS: Record<number, string> = { 1: 'Detractor', 2: 'Passive', 3: 'Promoter' };
+
+/** displayedValues: for each choice-like key present, the values it could have taken. */
+export function displayedValuesOf(survey: Survey, answerKeys: string[]): Record<string, AnswerValue[]> {
+  const out: Record<string, AnswerValue[]> = {};
+  for (const name of answerKeys) {
+    const key = survey.keys.get(name);
+    if (!key) continue;
+    const question = survey.questions.get(key.questionId) as QsfQuestion;
+    if (key.kind === 'choice')
+      out[name] = question.ChoiceOrder.map((id) => numberIfNumeric(recodeOf(question, id)));
+    if (key.kind === 'scale') {
+      const owner = scaleOwner(question, key);
+      out[name] = owner.AnswerOrder.map((id) => numberIfNumeric(recodeOf(owner, id)));
+    }
+    if (key.kind === 'selected') out[name] = [1];
+  }
+  return out;
+}

@@ -1,0 +1,102 @@
+import { fromJson } from '../../db/json.js';
+import type { Queryable } from '../../deps.js';
+import type { Scope } from '../../http/principal.js';
+import { evaluateLogic } from './logic.js';
+import { type QsfDocument, type QsfQuestion, questionsOf } from './qsf.js';
+import * as store from './surveys.store.js';
+
+/** A survey as the survey-taking engine needs it. */
+export interface SurveyForTaking {
+  surveyId: string;
+  /** The scope to pass to recordCompletedResponse. */
+  organizationId: string;
+  ownerId: string;
+  name: string;
+  isActive: boolean;
+  /** ISO 8601 UTC with `Z`; null ends are open. */
+  expiration: { startDate: string | null; endDate: string | null };
+  /**
+   * The normalised QSF document (see qsf.ts): `questionsOf`, `blocksOf`, `flowOf`, `optionsOf`,
+   * `embeddedFieldsOf` read it; choices are objects keyed by choice id with `ChoiceOrder` string arrays,
+   * `TextEntry`/`ExclusiveAnswer` booleans, `SubSelector` null when absent, matrix scale points in
+   * `Answers`/`AnswerOrder`, recodes via `recodeOf`. Which questions the engine is expected to run:
+   * `isSupportedQuestion` (question-types.ts). Which value keys each question writes: value-keys.ts.
+   */
+  definition: QsfDocument;
+  questions: ReadonlyMap<string, QsfQuestion>;
+}
+
+/**
+ * For the survey-taking engine: loads a survey by id alone (a link carries nothing else), or undefined
+ * when there is no such survey. Whether it may be taken is `surveyAvailability`'s answer, not this one's.
+ */
+export async function loadSurveyForTaking(
+  db: Queryable,
+  surveyId: string,
+): Promise<SurveyForTaking | undefined> {
+  const row = await store.findSurveyById(db, surveyId);
+  if (!row) return undefined;
+  const definition = fromJson<QsfDocument>(row.definition);
+  return {
+    surveyId: row.id,
+    organizationId: row.organization_id,
+    ownerId: row.owner_id,
+    name: row.name,
+    isActive: row.is_active === 1,
+    expiration: { startDate: row.start_date, endDate: row.end_date },
+    definition,
+    questions: new Map(questionsOf(definition).map((q) => [q.QuestionID, q])),
+  };
+}
+
+export type Availability = 'open' | 'inactive' | 'notStarted' | 'expired';
+
+/** Can a respondent take the survey at `now`? Inactive, not yet started and expired surveys show the closed page. */
+export function surveyAvailability(
+  survey: Pick<SurveyForTaking, 'isActive' | 'expiration'>,
+  now: Date,
+): Availability {
+  if (!survey.isActive) return 'inactive';
+  const { startDate, endDate } = survey.expiration;
+  if (startDate && now < new Date(startDate)) return 'notStarted';
+  if (endDate && now >= new Date(endDate)) return 'expired';
+  return 'open';
+}
+
+export interface QuotaState {
+  id: string;
+  name: string;
+  limit: number;
+  count: number;
+  /** The QSF quota Logic; null counts every response. */
+  condition: unknown;
+  action: string;
+}
+
+/** The survey's quotas with their current counts, in definition order. */
+export async function quotaStates(db: Queryable, scope: Scope, surveyId: string): Promise<QuotaState[]> {
+  const rows = await store.listQuotas(db, scope, surveyId);
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    limit: r.quota_limit,
+    count: r.current_count,
+    condition: r.logic === null ? null : fromJson(r.logic),
+    action: r.action,
+  }));
+}
+
+/**
+ * For the engine ("a full quota ends the survey"): the quotas that are full and whose condition the
+ * answers so far (value keys, as recordCompletedResponse takes them) meet. Empty: carry on.
+ */
+export async function fullQuotasMatching(
+  db: Queryable,
+  survey: Pick<SurveyForTaking, 'surveyId' | 'organizationId' | 'questions'>,
+  values: Record<string, unknown>,
+): Promise<QuotaState[]> {
+  const quotas = await quotaStates(db, { organizationId: survey.organizationId }, survey.surveyId);
+  return quotas.filter(
+    (q) => q.count >= q.limit && evaluateLogic(q.condition, { values, questions: survey.questions }),
+  );
+}

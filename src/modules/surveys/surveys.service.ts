@@ -1,0 +1,249 @@
+import { isoSeconds } from '../../clock.js';
+import { fromJson, toJson } from '../../db/json.js';
+import type { Deps, Queryable } from '../../deps.js';
+import { recordEvent } from '../../events/record-event.js';
+import { ApiError } from '../../http/errors.js';
+import { newId } from '../../http/ids.js';
+import type { Page } from '../../http/paging.js';
+import { isBrandAdmin, type Principal, type Scope } from '../../http/principal.js';
+import { addOwnerResponseCounts, allUsersInScope } from '../users/users.service.js';
+import { type QsfDocument, quotasOf } from './qsf.js';
+import { type ImportedQsf, importQsf } from './qsf-import.js';
+import { qsfFromV3Record } from './survey-from-v3.js';
+import * as store from './surveys.store.js';
+
+export interface Expiration {
+  startDate: string | null;
+  endDate: string | null;
+}
+
+export interface NewSurveyInput {
+  name?: string | undefined;
+  ownerId?: string | undefined;
+  isActive?: boolean | undefined;
+  expiration?: Partial<Expiration> | undefined;
+}
+
+export function surveyNotFound(surveyId: string): ApiError {
+  return ApiError.of('GSI_2', `Survey ${surveyId} not found.`);
+}
+
+/** Brand administrators manage every survey of their organisation; other users the surveys they own. */
+export function requireSurveyAccess(principal: Principal, row: { owner_id: string }): void {
+  if (!isBrandAdmin(principal) && row.owner_id !== principal.userId) throw ApiError.forbidden();
+}
+
+/** The survey of the caller's organisation that the caller may manage, or 404/403. */
+export async function accessibleSurvey(db: Queryable, principal: Principal, surveyId: string) {
+  const row = await store.findSurvey(db, principal, surveyId);
+  if (!row) throw surveyNotFound(surveyId);
+  requireSurveyAccess(principal, row);
+  return row;
+}
+
+/** Reads an uploaded QSF file (bytes or text): not JSON → FW_SUR_1, a bad structure → 400 naming the field. */
+export function parseQsfFile(file: Buffer | string, surveyId: string): ImportedQsf {
+  let parsed: unknown;
+  try {
+    const text = typeof file === 'string' ? file : file.toString('utf8');
+    parsed = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    throw ApiError.of('FW_SUR_1', `The file is not a QSF document: ${(error as Error).message}`);
+  }
+  return importQsf(parsed, surveyId, 'file');
+}
+
+/** `POST /v3/surveys` with a QSF upload. All or nothing: a bad file stores no part of a survey. */
+export async function importSurveyFile(
+  deps: Deps,
+  principal: Principal,
+  file: Buffer | string,
+  input: NewSurveyInput,
+): Promise<{ id: string; notices: string[] }> {
+  const id = newId('SV');
+  const imported = parseQsfFile(file, id);
+  return { id, notices: await storeNewSurvey(deps, principal, imported, input) };
+}
+
+/** `POST /v3/surveys` with a JSON body in the shape of `GET /v3/surveys/{id}`. */
+export async function createSurveyFromRecord(
+  deps: Deps,
+  principal: Principal,
+  body: Record<string, unknown>,
+): Promise<{ id: string; notices: string[] }> {
+  const id = newId('SV');
+  const name = typeof body.name === 'string' ? body.name : '';
+  const imported = importQsf(qsfFromV3Record(body, name), id, 'body');
+  const input: NewSurveyInput = {
+    name,
+    ownerId: body.ownerId as string | undefined,
+    isActive: body.isActive as boolean | undefined,
+    expiration: body.expiration as Partial<Expiration> | undefined,
+  };
+  return { id, notices: await storeNewSurvey(deps, principal, imported, input) };
+}
+
+async function storeNewSurvey(
+  deps: Deps,
+  principal: Principal,
+  imported: ImportedQsf,
+  input: NewSurveyInput,
+): Promise<string[]> {
+  const { document } = imported;
+  const name = (input.name ?? '').trim() || document.SurveyEntry.SurveyName.trim();
+  if (!name) throw ApiError.invalid('name', 'is required (the file has no SurveyName)');
+  if (name.length > 500) throw ApiError.invalid('name', 'must be at most 500 characters');
+  document.SurveyEntry.SurveyName = name;
+  const ownerId = input.ownerId ?? principal.userId;
+  const expiration = checkExpiration(input.expiration ?? {});
+  const now = deps.clock.now();
+  await deps.db.transaction().execute(async (trx) => {
+    if (ownerId !== principal.userId) {
+      if (!isBrandAdmin(principal)) throw ApiError.forbidden();
+      if (!(await allUsersInScope(trx, principal, [ownerId])))
+        throw ApiError.invalid('ownerId', 'is not a user of the organization');
+    }
+    await store.insertSurvey(trx, {
+      id: document.SurveyEntry.SurveyID,
+      organization_id: principal.organizationId,
+      name,
+      owner_id: ownerId,
+      is_active: input.isActive ? 1 : 0,
+      start_date: expiration.startDate ?? null,
+      end_date: expiration.endDate ?? null,
+      definition: toJson(document),
+      created_at: isoSeconds(now),
+      updated_at: isoSeconds(now),
+    });
+    await store.insertQuotas(trx, quotaRows(principal, document));
+    if (input.isActive) await emitActivation(trx, principal, document.SurveyEntry.SurveyID, true, now);
+  });
+  return imported.notices;
+}
+
+function quotaRows(scope: Scope, document: QsfDocument) {
+  return quotasOf(document).map((quota, position) => ({
+    organization_id: scope.organizationId,
+    survey_id: document.SurveyEntry.SurveyID,
+    id: quota.ID,
+    name: quota.Name,
+    quota_limit: quota.Occurrences,
+    logic: quota.Logic === null ? null : toJson(quota.Logic),
+    action: quota.QuotaAction,
+    position,
+  }));
+}
+
+/** Dates must be ISO 8601; stored and answered in UTC with `Z`. The end may not come before the start. */
+function checkExpiration(expiration: Partial<Expiration>): Partial<Expiration> {
+  const out: Partial<Expiration> = {};
+  for (const field of ['startDate', 'endDate'] as const) {
+    const value = expiration[field];
+    if (value === undefined) continue;
+    // JSON null (which schema coercion may have turned into '') clears the date.
+    if (value === null || value === '') {
+      out[field] = null;
+      continue;
+    }
+    const date = new Date(value);
+    if (typeof value !== 'string' || Number.isNaN(date.getTime()))
+      throw ApiError.invalid(`expiration.${field}`, 'must be an ISO 8601 date-time or null');
+    out[field] = isoSeconds(date);
+  }
+  if (out.startDate && out.endDate && out.endDate < out.startDate)
+    throw ApiError.invalid('expiration.endDate', 'must not be before expiration.startDate');
+  return out;
+}
+
+async function emitActivation(trx: Queryable, scope: Scope, surveyId: string, active: boolean, now: Date) {
+  // Spec 6: controlpanel.activateSurvey / deactivateSurvey with Status Active / Inactive and SurveyID.
+  const topic = active ? 'controlpanel.activateSurvey' : 'controlpanel.deactivateSurvey';
+  await recordEvent(trx, scope, topic, { Status: active ? 'Active' : 'Inactive', SurveyID: surveyId }, now);
+}
+
+export async function getSurvey(deps: Deps, principal: Principal, surveyId: string) {
+  const row = await accessibleSurvey(deps.db, principal, surveyId);
+  return { row, document: fromJson<QsfDocument>(row.definition) };
+}
+
+/** Brand administrators list every survey of the organisation; other users the ones they own. */
+export function listSurveys(deps: Deps, principal: Principal, page: Page) {
+  return store.listSurveys(deps.db, principal, page, isBrandAdmin(principal) ? undefined : principal.userId);
+}
+
+export interface SurveyUpdate {
+  name?: string | undefined;
+  isActive?: boolean | undefined;
+  expiration?: Partial<Expiration> | undefined;
+  ownerId?: string | undefined;
+}
+
+/**
+ * `PUT /v3/surveys/{id}` (spec 9.5: activation, options and owner in one call). Activation and
+ * deactivation emit their event in the same transaction, once per actual change: setting isActive to
+ * what it already is emits nothing. A new owner takes the survey's responseCounts with it.
+ */
+export async function updateSurvey(deps: Deps, principal: Principal, surveyId: string, body: SurveyUpdate) {
+  const expiration = body.expiration ? checkExpiration(body.expiration) : undefined;
+  const now = deps.clock.now();
+  await deps.db.transaction().execute(async (trx) => {
+    const row = await store.findSurveyHeader(trx, principal, surveyId);
+    if (!row) throw surveyNotFound(surveyId);
+    requireSurveyAccess(principal, row);
+    if (body.ownerId !== undefined && body.ownerId !== row.owner_id) {
+      if (!isBrandAdmin(principal)) throw ApiError.forbidden();
+      if (!(await allUsersInScope(trx, principal, [body.ownerId])))
+        throw ApiError.invalid('ownerId', 'is not a user of the organization');
+      const counts = {
+        auditable: row.response_count_auditable,
+        generated: row.response_count_generated,
+        deleted: row.response_count_deleted,
+      };
+      await addOwnerResponseCounts(trx, principal, row.owner_id, negate(counts));
+      await addOwnerResponseCounts(trx, principal, body.ownerId, counts);
+    }
+    const start = expiration?.startDate === undefined ? row.start_date : expiration.startDate;
+    const end = expiration?.endDate === undefined ? row.end_date : expiration.endDate;
+    if (start && end && end < start)
+      throw ApiError.invalid('expiration.endDate', 'must not be before expiration.startDate');
+    const activeChanged = body.isActive !== undefined && body.isActive !== (row.is_active === 1);
+    await store.updateSurvey(trx, principal, surveyId, {
+      name: body.name,
+      owner_id: body.ownerId,
+      is_active: body.isActive === undefined ? undefined : body.isActive ? 1 : 0,
+      start_date: start,
+      end_date: end,
+      updated_at: isoSeconds(now),
+    });
+    if (activeChanged) await emitActivation(trx, principal, surveyId, body.isActive === true, now);
+  });
+}
+
+const negate = (counts: Record<string, number>) =>
+  Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, -v]));
+
+/**
+ * Deletes the survey with its quotas and responses. Its responses leave the owner's auditable and
+ * generated counts and join the deleted count, so the user record's responseCounts stay true.
+ */
+export async function deleteSurvey(deps: Deps, principal: Principal, surveyId: string): Promise<void> {
+  await deps.db.transaction().execute(async (trx) => {
+    const row = await store.findSurveyHeader(trx, principal, surveyId);
+    if (!row) throw surveyNotFound(surveyId);
+    requireSurveyAccess(principal, row);
+    const live = row.response_count_auditable + row.response_count_generated;
+    if (live > 0) {
+      await addOwnerResponseCounts(trx, principal, row.owner_id, {
+        auditable: -row.response_count_auditable,
+        generated: -row.response_count_generated,
+        deleted: live,
+      });
+    }
+    await store.deleteSurvey(trx, principal, surveyId);
+  });
+}
+
+export async function listQuotas(deps: Deps, principal: Principal, surveyId: string) {
+  await accessibleSurvey(deps.db, principal, surveyId);
+  return store.listQuotas(deps.db, principal, surveyId);
+}

@@ -1,0 +1,70 @@
+import { preparedQuery } from '../../db/prepared.js';
+import type { Queryable } from '../../deps.js';
+import type { Scope } from '../../http/principal.js';
+
+export interface TokenOwnerRow {
+  token_hash: string;
+  user_id: string;
+  organization_id: string;
+  user_type: string;
+  account_status: string;
+  account_expiration_date: string | null;
+  target_audience: number;
+}
+
+const tokenOwnerQuery = preparedQuery((db) =>
+  db
+    .selectFrom('api_tokens')
+    .innerJoin('users', 'users.id', 'api_tokens.user_id')
+    .innerJoin('organizations', 'organizations.id', 'api_tokens.organization_id')
+    .select([
+      'api_tokens.token_hash',
+      'api_tokens.user_id',
+      'api_tokens.organization_id',
+      'users.user_type',
+      'users.account_status',
+      'users.account_expiration_date',
+      'organizations.target_audience',
+    ])
+    .where('api_tokens.token_hash', '=', ''),
+);
+
+/** The authentication lookup, on every request: by hash alone, since the token tells the organisation. */
+export async function findTokenOwner(db: Queryable, tokenHash: string): Promise<TokenOwnerRow | undefined> {
+  const [row] = await tokenOwnerQuery(db, [tokenHash]);
+  return row;
+}
+
+/** A user has at most one token: storing a new one replaces the old (spec 5.3). */
+export async function replaceToken(
+  db: Queryable,
+  scope: Scope,
+  userId: string,
+  tokenHash: string,
+  createdAt: string,
+): Promise<void> {
+  await db
+    .deleteFrom('api_tokens')
+    .where('organization_id', '=', scope.organizationId)
+    .where('user_id', '=', userId)
+    .execute();
+  await db
+    .insertInto('api_tokens')
+    .values({
+      token_hash: tokenHash,
+      organization_id: scope.organizationId,
+      user_id: userId,
+      created_at: createdAt,
+    })
+    .execute();
+}
+
+export async function hasToken(db: Queryable, scope: Scope, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('api_tokens')
+    .select('user_id')
+    .where('organization_id', '=', scope.organizationId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,0 +1,102 @@
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import { preparedQuery } from '../../db/prepared.js';
+import type { UsersTable } from '../../db/schema.js';
+import type { Queryable } from '../../deps.js';
+import type { Page } from '../../http/paging.js';
+import type { Scope } from '../../http/principal.js';
+
+export type UserRow = Selectable<UsersTable>;
+
+const userByIdQuery = preparedQuery((db) =>
+  db.selectFrom('users').selectAll().where('organization_id', '=', '').where('id', '=', ''),
+);
+
+export async function findUser(db: Queryable, scope: Scope, userId: string): Promise<UserRow | undefined> {
+  const [row] = await userByIdQuery(db, [scope.organizationId, userId]);
+  return row;
+}
+
+export function listUsers(db: Queryable, scope: Scope, page: Page): Promise<UserRow[]> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('organization_id', '=', scope.organizationId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .offset(page.offset)
+    .limit(page.limit + 1)
+    .execute();
+}
+
+export async function insertUser(db: Queryable, row: Insertable<UsersTable>): Promise<void> {
+  await db.insertInto('users').values(row).execute();
+}
+
+export async function updateUser(
+  db: Queryable,
+  scope: Scope,
+  userId: string,
+  changes: Updateable<UsersTable>,
+): Promise<void> {
+  // Kysely drops undefined values; with none left there is nothing to write.
+  if (Object.values(changes).every((value) => value === undefined)) return;
+  await db
+    .updateTable('users')
+    .set(changes)
+    .where('organization_id', '=', scope.organizationId)
+    .where('id', '=', userId)
+    .execute();
+}
+
+export async function deleteUser(db: Queryable, scope: Scope, userId: string): Promise<void> {
+  await db
+    .deleteFrom('users')
+    .where('organization_id', '=', scope.organizationId)
+    .where('id', '=', userId)
+    .execute();
+}
+
+export async function countActiveBrandAdmins(db: Queryable, scope: Scope): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('organization_id', '=', scope.organizationId)
+    .where('user_type', '=', 'UT_BRANDADMIN')
+    .where('account_status', '=', 'active')
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Response counts live on the owner's row; the surveys module moves them as responses come and go. */
+export async function addResponseCounts(
+  db: Queryable,
+  scope: Scope,
+  userId: string,
+  delta: { auditable?: number; generated?: number; deleted?: number },
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set((eb) => ({
+      response_count_auditable: eb('response_count_auditable', '+', delta.auditable ?? 0),
+      response_count_generated: eb('response_count_generated', '+', delta.generated ?? 0),
+      response_count_deleted: eb('response_count_deleted', '+', delta.deleted ?? 0),
+    }))
+    .where('organization_id', '=', scope.organizationId)
+    .where('id', '=', userId)
+    .execute();
+}
+
+export async function countUsers(db: Queryable, scope: Scope, userIds: string[]): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('organization_id', '=', scope.organizationId)
+    .where('id', 'in', userIds)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Unscoped on purpose: only the operator's command line, which has no caller organisation, uses it. */
+export function findUserAnywhere(db: Queryable, userId: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+}

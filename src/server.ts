@@ -1,0 +1,78 @@
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { buildApp } from './app.js';
+import { systemClock } from './clock.js';
+import type { Config } from './config.js';
+import { createDatabase, migrateToLatest } from './db/database.js';
+import type { App } from './http/app-types.js';
+import { bootstrapOrganization, isEmpty } from './modules/organizations/bootstrap.service.js';
+
+export interface RunningServer {
+  app: App;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Migrates, bootstraps an empty store, then listens. Writes the URL (and a first token) to `print`. */
+export async function startServer(config: Config, print: (line: string) => void): Promise<RunningServer> {
+  const database = createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  await migrateToLatest(database.db);
+  const firstStart = (await isEmpty(database.db))
+    ? await bootstrapOrganization(database.db, systemClock.now(), { brandId: 'fieldwork', name: 'Fieldwork' })
+    : undefined;
+
+  const app = await buildApp({
+    config,
+    database,
+    clock: systemClock,
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers["x-api-token"]', 'req.headers.authorization'],
+    },
+    ...(config.tlsCert && config.tlsKey
+      ? { https: { cert: readFileSync(config.tlsCert), key: readFileSync(config.tlsKey) } }
+      : {}),
+  });
+  app.addHook('onClose', async () => database.close());
+  await app.listen({ port: config.port, host: config.host });
+  if (config.role !== 'api') app.workers.start();
+
+  const url = baseUrl(app, config);
+  // One write, so a reader never sees the URL without the first-start token that follows it.
+  const lines = [`Fieldwork is listening on ${url} (API at ${url}/API/v3, docs at ${url}/API/docs)`];
+  if (firstStart) {
+    lines.push(
+      `First start: organization "${firstStart.brandId}", default directory ${firstStart.directoryId}.`,
+    );
+    lines.push(
+      `Brand administrator ${firstStart.userId}, API token (shown only this once): ${firstStart.apiToken}`,
+    );
+  }
+  print(lines.join('\n'));
+  return { app, url, stop: () => app.close() };
+}
+
+function baseUrl(app: App, config: Config): string {
+  const address = app.server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `${config.tlsCert ? 'https' : 'http'}://${host}:${address.port}`;
+}
+
+/** SIGTERM or SIGINT: stop taking requests, let in-flight ones finish, stop workers, close the database. */
+export function closeOnSignals(server: RunningServer, log: (line: string) => void): void {
+  let closing = false;
+  const close = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log(`${signal} received, shutting down`);
+    server.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        log(`shutdown failed: ${String(error)}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => close('SIGTERM'));
+  process.once('SIGINT', () => close('SIGINT'));
+}

@@ -1,0 +1,111 @@
+/**
+ * The survey pages' stylesheet and script, served by Fieldwork itself (no build step, nothing external).
+ * The pages work without the script; it only adds conveniences: the slider handle beside each number
+ * box, timing of clicks for Timing questions, focus on the error summary, and one submit per click.
+ */
+
+export const STYLESHEET = `
+*,*::before,*::after{box-sizing:border-box}
+html{font-size:100%;-webkit-text-size-adjust:100%}
+body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;line-height:1.5;color:#1b1b1b;background:#f4f5f7}
+.survey{max-width:46rem;margin:0 auto;padding:1rem;background:#fff;min-height:100vh}
+h1{font-size:1.5rem;margin:.5rem 0 1rem}
+.q{border:0;margin:0 0 1.75rem;padding:0;min-width:0}
+.q-text{font-weight:600;margin-bottom:.75rem;padding:0;display:block;width:100%}
+.q-text p:first-child,.q-text div:first-child{margin-top:0}
+.descriptive{margin:0 0 1.75rem}
+.choices{display:flex;flex-direction:column;gap:.5rem}
+.choices.horizontal{flex-direction:row;flex-wrap:wrap}
+.choice{display:flex;align-items:center;gap:.5rem;min-height:2.75rem;padding:.25rem .5rem;border:1px solid #c9ced6;border-radius:.375rem}
+.choice input[type=radio],.choice input[type=checkbox]{width:1.25rem;height:1.25rem;flex:none;margin:0}
+.choice label{flex:1;cursor:pointer}
+.choice input[type=text]{flex:1 1 10rem}
+.nps .choice{min-width:2.75rem;justify-content:center;flex-direction:column;gap:0}
+.scale-labels{display:flex;justify-content:space-between;font-size:.875rem;color:#444}
+input[type=text],input[type=number],textarea,select{font:inherit;padding:.5rem;border:1px solid #6b7280;border-radius:.375rem;max-width:100%;background:#fff;color:inherit}
+input[type=text],textarea{width:100%}
+textarea{min-height:8rem}
+.field{display:flex;flex-direction:column;gap:.25rem;margin-bottom:.75rem}
+.slider{display:flex;align-items:center;gap:.75rem;flex-wrap:wrap}
+.slider input[type=range]{flex:1 1 12rem}
+.slider input[type=number]{width:6rem}
+table.matrix{border-collapse:collapse;width:100%}
+table.matrix th,table.matrix td{padding:.5rem;text-align:center;border-bottom:1px solid #e1e4e8}
+table.matrix th[scope=row]{text-align:left;font-weight:400}
+table.matrix input{width:1.25rem;height:1.25rem}
+.visually-hidden{position:absolute!important;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}
+.error{color:#b00020;font-weight:600;margin:.25rem 0 .5rem}
+.q[aria-invalid=true],.q.has-error{border-left:4px solid #b00020;padding-left:.75rem}
+.summary{border:3px solid #b00020;padding:.75rem 1rem;margin-bottom:1.5rem}
+.summary.requested{border-color:#8a5a00}
+.summary h2{font-size:1.125rem;margin:0 0 .5rem}
+.progress{display:flex;align-items:center;gap:.5rem;margin-bottom:1rem;font-size:.875rem}
+.progress progress{flex:1;height:1rem}
+.buttons{display:flex;flex-direction:row-reverse;justify-content:space-between;gap:1rem;margin-top:2rem}
+button{font:inherit;min-height:2.75rem;min-width:6rem;padding:.5rem 1.25rem;border-radius:.375rem;border:2px solid #1d4ed8;background:#1d4ed8;color:#fff;cursor:pointer}
+button.secondary{background:#fff;color:#1d4ed8}
+a{color:#1d4ed8}
+:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
+@media (max-width:36rem){
+ .survey{padding:.75rem}
+ .choices.horizontal{flex-direction:column}
+ .nps .choices.horizontal{flex-direction:row}
+ table.matrix thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0,0,0,0)}
+ table.matrix,table.matrix tbody,table.matrix tr,table.matrix th,table.matrix td{display:block;width:100%}
+ table.matrix tr{border:1px solid #c9ced6;border-radius:.375rem;margin-bottom:.75rem;padding:.25rem}
+ table.matrix th[scope=row]{font-weight:600;border:0}
+ table.matrix td{display:flex;align-items:center;gap:.5rem;text-align:left;border:0}
+ table.matrix td::before{content:attr(data-label);flex:1;order:2}
+}
+`;
+
+export const SCRIPT = `
+(function () {
+  'use strict';
+  var started = Date.now();
+  var first = null, last = null, count = 0;
+  function seconds() { return ((Date.now() - started) / 1000).toFixed(3); }
+  document.addEventListener('click', function () {
+    var s = seconds();
+    if (first === null) first = s;
+    last = s;
+    count += 1;
+  });
+  document.addEventListener('DOMContentLoaded', function () {
+    var summary = document.querySelector('.summary');
+    if (summary) summary.focus();
+    document.querySelectorAll('input[type=range][data-for]').forEach(function (range) {
+      var box = document.getElementById(range.getAttribute('data-for'));
+      if (!box) return;
+      range.hidden = false;
+      if (box.value !== '') range.value = box.value;
+      range.addEventListener('input', function () { box.value = range.value; });
+      box.addEventListener('input', function () { if (box.value !== '') range.value = box.value; });
+    });
+    document.querySelectorAll('input[data-exclusive]').forEach(function (box) {
+      box.addEventListener('change', function () {
+        if (!box.checked) return;
+        document.querySelectorAll('input[name="' + box.name + '"]').forEach(function (other) {
+          if (other !== box) other.checked = false;
+        });
+      });
+    });
+    var form = document.querySelector('form.page');
+    if (!form) return;
+    var sending = false;
+    // A page brought back from the browser's history may be sent again.
+    window.addEventListener('pageshow', function () { sending = false; });
+    form.addEventListener('submit', function (event) {
+      if (sending) { event.preventDefault(); return; }
+      sending = true;
+      var set = function (name, value) {
+        var input = form.querySelector('input[name=' + name + ']');
+        if (input) input.value = value;
+      };
+      set('_fw_first_click', first === null ? '0' : first);
+      set('_fw_last_click', last === null ? '0' : last);
+      set('_fw_click_count', String(count));
+    });
+  });
+})();
+`;

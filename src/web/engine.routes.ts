@@ -1,0 +1,248 @@
+/**
+ * The survey-taking pages, at the server root beside the v3 API (no token: a link is all a respondent
+ * has). `GET /jfe/form/{SurveyID}` is the anonymous link, `GET /jfe/form/{SurveyID}/l/{token}` an
+ * individual link, and every page posts back to `/jfe/form/{SurveyID}`; after a page is taken the
+ * browser is sent to the link again (POST, redirect, GET), so a reload shows the current page and never
+ * posts twice. Errors here are HTML pages with the right status, not the API's JSON envelope.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../deps.js';
+import type { FormFields } from '../modules/engine/answers.js';
+import { currentScreen, type Screen, takePage } from '../modules/engine/engine.service.js';
+import { loadRunnableSurvey, type RunnableSurvey } from '../modules/engine/engine-survey.js';
+import {
+  findSession,
+  formatSessionKey,
+  givenFromQuery,
+  newSession,
+  parseSessionKey,
+  type SessionKey,
+  sessionCookieName,
+  sessionForLink,
+  type Visitor,
+} from '../modules/engine/sessions.service.js';
+import { SCRIPT, STYLESHEET } from './assets.js';
+import { endPage, messagePage, surveyPage } from './survey-pages.js';
+
+const SECURITY_HEADERS = {
+  // Everything a page needs is served by Fieldwork: nothing else may load, and forms post only here.
+  'content-security-policy':
+    "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  // Individual links carry a token: never hand it to another site.
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+};
+
+const CLOSED: Record<string, [number, string, string]> = {
+  inactive: [
+    403,
+    'This survey is not currently active',
+    'This survey is not taking responses at the moment.',
+  ],
+  notStarted: [
+    403,
+    'This survey is not open yet',
+    'This survey does not take responses yet. Please come back later.',
+  ],
+  expired: [410, 'This survey has closed', 'This survey is no longer taking responses.'],
+  linkExpired: [410, 'This link has expired', 'The link you followed is no longer valid.'],
+};
+
+type Params = { surveyId: string; token?: string };
+
+export async function registerEngineRoutes(app: FastifyInstance, deps: Deps): Promise<void> {
+  await app.register(
+    async (web) => {
+      web.addContentTypeParser(
+        'application/x-www-form-urlencoded',
+        { parseAs: 'string', bodyLimit: 1024 * 1024 },
+        (_request, body, done) => done(null, parseForm(String(body))),
+      );
+      web.setErrorHandler((error, request, reply) => {
+        const status = (error as { statusCode?: number }).statusCode ?? 500;
+        if (status >= 500) request.log.error({ err: error }, 'survey page failed');
+        const known = status < 500;
+        return html(
+          reply,
+          known ? status : 500,
+          messagePage(
+            known ? 'This page could not be used' : 'Something went wrong',
+            known
+              ? 'The form could not be read. Please open the survey link again.'
+              : `Please try again in a moment. (Reference: ${request.id})`,
+          ),
+        );
+      });
+      web.setNotFoundHandler((_request, reply) =>
+        html(reply, 404, messagePage('Page not found', 'There is no survey page at this address.')),
+      );
+
+      web.get('/static/fieldwork.css', { schema: { hide: true } }, (_request, reply) =>
+        asset(reply, 'text/css; charset=utf-8', STYLESHEET),
+      );
+      web.get('/static/fieldwork.js', { schema: { hide: true } }, (_request, reply) =>
+        asset(reply, 'text/javascript; charset=utf-8', SCRIPT),
+      );
+      web.get<{ Params: Params }>('/form/:surveyId', { schema: { hide: true } }, (request, reply) =>
+        showSurvey(deps, request, reply),
+      );
+      web.get<{ Params: Params }>('/form/:surveyId/l/:token', { schema: { hide: true } }, (request, reply) =>
+        openIndividualLink(deps, request, reply),
+      );
+      web.post<{ Params: Params; Body: FormFields }>(
+        '/form/:surveyId',
+        { schema: { hide: true } },
+        (request, reply) => submit(deps, request, reply),
+      );
+    },
+    { prefix: '/jfe' },
+  );
+}
+
+function parseForm(body: string): FormFields {
+  const fields: FormFields = {};
+  for (const [name, value] of new URLSearchParams(body)) {
+    const values = fields[name] ?? [];
+    values.push(value);
+    fields[name] = values;
+  }
+  return fields;
+}
+
+function html(reply: FastifyReply, status: number, body: string): FastifyReply {
+  return reply.code(status).headers(SECURITY_HEADERS).type('text/html; charset=utf-8').send(body);
+}
+
+function asset(reply: FastifyReply, type: string, body: string): FastifyReply {
+  return reply
+    .headers({ 'x-content-type-options': 'nosniff', 'cache-control': 'public, max-age=3600' })
+    .type(type)
+    .send(body);
+}
+
+const visitorOf = (request: FastifyRequest): Visitor => ({
+  ip: request.ip,
+  userAgent: request.headers['user-agent'] ?? null,
+});
+
+function cookieKey(request: FastifyRequest, surveyId: string): SessionKey | undefined {
+  const name = sessionCookieName(surveyId);
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return parseSessionKey(decodeURIComponent(value.join('=')));
+  }
+  return undefined;
+}
+
+function setCookie(reply: FastifyReply, request: FastifyRequest, surveyId: string, key: SessionKey): void {
+  const secure = request.protocol === 'https' ? '; Secure' : '';
+  reply.header(
+    'set-cookie',
+    `${sessionCookieName(surveyId)}=${formatSessionKey(key)}; Path=/jfe/form/${surveyId}; HttpOnly; SameSite=Lax${secure}`,
+  );
+}
+
+/** The survey of the link when it may be taken; otherwise the reply (not found, closed) is sent. */
+async function openSurvey(
+  deps: Deps,
+  surveyId: string,
+  reply: FastifyReply,
+): Promise<RunnableSurvey | undefined> {
+  const run = /^SV_[A-Za-z0-9]{15}$/.test(surveyId)
+    ? await loadRunnableSurvey(deps.db, surveyId, deps.clock.now())
+    : undefined;
+  if (!run) {
+    html(
+      reply,
+      404,
+      messagePage('Survey not found', 'There is no survey at this address. Please check the link.'),
+    );
+    return undefined;
+  }
+  const closed = CLOSED[run.availability];
+  if (closed) {
+    html(reply, closed[0], messagePage(closed[1], closed[2]));
+    return undefined;
+  }
+  return run;
+}
+
+async function showSurvey(deps: Deps, request: FastifyRequest<{ Params: Params }>, reply: FastifyReply) {
+  const { surveyId } = request.params;
+  const run = await openSurvey(deps, surveyId, reply);
+  if (!run) return reply;
+  const existing = await findSession(deps.db, surveyId, cookieKey(request, surveyId));
+  // An open session continues; a finished anonymous one leaves room for a new response.
+  if (existing && (existing.status === 'open' || existing.link_token_hash))
+    return render(reply, run, await currentScreen(deps, run, existing));
+  const query = Object.fromEntries(
+    Object.entries(request.query as Record<string, unknown>).map(([k, v]) => [
+      k,
+      String([v].flat()[0] ?? ''),
+    ]),
+  );
+  const { row, key } = await newSession(deps, run, {
+    given: givenFromQuery(run, query),
+    visitor: visitorOf(request),
+  });
+  setCookie(reply, request, surveyId, key);
+  return render(reply, run, await currentScreen(deps, run, row));
+}
+
+async function openIndividualLink(
+  deps: Deps,
+  request: FastifyRequest<{ Params: Params }>,
+  reply: FastifyReply,
+) {
+  const { surveyId, token = '' } = request.params;
+  const run = await openSurvey(deps, surveyId, reply);
+  if (!run) return reply;
+  const outcome = await sessionForLink(deps, run, token, visitorOf(request));
+  if (outcome.kind === 'invalid')
+    return html(reply, 404, messagePage('This link is not valid', 'Please check the link you were sent.'));
+  if (outcome.kind === 'expired') {
+    const [status, heading, message] = CLOSED.linkExpired as [number, string, string];
+    return html(reply, status, messagePage(heading, message));
+  }
+  setCookie(reply, request, surveyId, outcome.key);
+  return reply.code(303).header('location', `/jfe/form/${surveyId}`).send();
+}
+
+async function submit(
+  deps: Deps,
+  request: FastifyRequest<{ Params: Params; Body: FormFields }>,
+  reply: FastifyReply,
+) {
+  const { surveyId } = request.params;
+  const run = await openSurvey(deps, surveyId, reply);
+  if (!run) return reply;
+  const form = request.body && typeof request.body === 'object' ? request.body : {};
+  const session = await findSession(deps.db, surveyId, cookieKey(request, surveyId));
+  if (!session || form._fw_session?.[0] !== session.id) {
+    return html(
+      reply,
+      400,
+      messagePage(
+        'Your session could not be found',
+        'Your answers on this page could not be saved because the survey session has ended or cookies are off. Please open the survey link again.',
+      ),
+    );
+  }
+  return render(reply, run, await takePage(deps, run, session, form, visitorOf(request)));
+}
+
+function render(reply: FastifyReply, run: RunnableSurvey, screen: Screen): FastifyReply {
+  switch (screen.kind) {
+    case 'redirect':
+      return reply
+        .code(303)
+        .headers(SECURITY_HEADERS)
+        .header('location', `/jfe/form/${run.taking.surveyId}`)
+        .send();
+    case 'end':
+      return html(reply, 200, endPage(screen.title, screen.message ?? ''));
+    case 'page':
+      return html(reply, screen.status, surveyPage(screen.view));
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * Whole pages of the survey-taking engine: a survey page (form), the end of the survey, the closed
+ * page and the error page.
+ */
+import type { PageView } from '../modules/engine/page-view.js';
+import { type Html, html, page, plain, rich } from './html.js';
+import { questionHtml } from './question-views.js';
+
+export function surveyPage(view: PageView): string {
+  const errors = view.questions.filter((q) => q.error);
+  const errorSummary =
+    errors.length > 0
+      ? html`<div class="summary" role="alert" tabindex="-1"><h2>Please check your answers</h2><ul>${errors.map(
+          (q) => html`<li><a href="#q-${q.question.id}">${q.error}</a></li>`,
+        )}</ul></div>`
+      : '';
+  const requestedSummary =
+    view.askRequested && errors.length === 0
+      ? html`<div class="summary requested" role="alert" tabindex="-1"><h2>Some questions are not answered</h2>
+<p>You can answer them now, or go on without answering.</p>
+<button type="submit" name="_fw_action" value="continue" class="secondary">Continue without answering</button></div>`
+      : '';
+  const timing = view.questions.some((q) => q.question.kind === 'timing')
+    ? html`<input type="hidden" name="_fw_first_click" value="0"><input type="hidden" name="_fw_last_click" value="0"><input type="hidden" name="_fw_click_count" value="0">`
+    : '';
+  const back = view.canGoBack
+    ? html`<button type="submit" name="_fw_action" value="back" class="secondary">${view.backLabel}</button>`
+    : '';
+  const body = html`<h1>${view.title}</h1>${progress(view.progress)}
+<form class="page" method="post" action="/jfe/form/${view.surveyId}" novalidate>
+${errorSummary}
+<input type="hidden" name="_fw_session" value="${view.sessionId}">
+<input type="hidden" name="_fw_page" value="${view.pageKey}">${timing}
+${requestedSummary}
+${view.questions.map(questionHtml)}
+<div class="buttons"><button type="submit" name="_fw_action" value="next">${view.nextLabel}</button>${back}</div>
+</form>`;
+  return page({ title: titleOf(view.title, errors.length > 0), language: view.language, body });
+}
+
+const titleOf = (title: string, hasErrors: boolean) => (hasErrors ? `Error: ${title}` : title);
+
+function progress(value: number | undefined): Html {
+  if (value === undefined) return html``;
+  return html`<div class="progress"><label for="fw-progress">Progress</label><progress id="fw-progress" max="100" value="${value}">${value}%</progress><span aria-hidden="true">${value}%</span></div>`;
+}
+
+export function endPage(title: string, message: string, language?: string): string {
+  return page({
+    title,
+    language,
+    body: html`<h1>${title}</h1><div class="end" role="status">${rich(message)}</div>`,
+  });
+}
+
+/** The page of a survey that does not take responses now, and of anything that went wrong. */
+export function messagePage(heading: string, message: string): string {
+  return page({ title: plain(heading), body: html`<h1>${heading}</h1><p>${message}</p>` });
+}

@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshStorageEnv, runCli, startCli } from '../helpers/cli.js';
+
+let env: Record<string, string>;
+let cleanup: () => Promise<void>;
+beforeAll(async () => {
+  ({ env, cleanup } = await freshStorageEnv());
+});
+afterAll(() => cleanup());
+
+async function whoami(url: string, token: string) {
+  const res = await fetch(`${url}/API/v3/whoami`, { headers: { 'x-api-token': token } });
+  return { status: res.status, body: await res.json() };
+}
+
+describe('fieldwork init, token and migrate', () => {
+  it('bootstraps organisations for scripts, and rotates tokens', async () => {
+    const first = await runCli(['init', '--brand', 'acme', '--json'], env);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    const acme = JSON.parse(first.stdout);
+    expect(Object.keys(acme).sort()).toEqual(['apiToken', 'brandId', 'directoryId', 'userId']);
+    expect(acme).toMatchObject({ brandId: 'acme' });
+    expect(acme.userId).toMatch(/^UR_[A-Za-z0-9]{15}$/);
+    expect(acme.directoryId).toMatch(/^POOL_[A-Za-z0-9]{15}$/);
+    expect(acme.apiToken).toMatch(/^[A-Za-z0-9]{40}$/);
+
+    const second = await runCli(['init', '--brand', 'globex', '--target-audience', '--json'], env);
+    expect(second.code).toBe(0);
+    const globex = JSON.parse(second.stdout);
+
+    const repeat = await runCli(['init', '--brand', 'acme', '--json'], env);
+    expect(repeat.code).toBe(1);
+    expect(repeat.stdout).toBe('');
+    expect(repeat.stderr.trim().split('\n')).toHaveLength(1);
+    expect(repeat.stderr).toContain('acme');
+
+    const create = await runCli(['token', 'create', '--user', acme.userId], env);
+    expect(create.code).toBe(1);
+    expect(create.stderr).toContain('rotate');
+    const rotate = await runCli(['token', 'rotate', '--user', acme.userId], env);
+    expect(rotate.code).toBe(0);
+    const rotated = rotate.stdout.trim();
+    expect(rotated).toMatch(/^[A-Za-z0-9]{40}$/);
+
+    const migrate = await runCli(['migrate'], env);
+    expect(migrate.code).toBe(0);
+    expect(migrate.stdout).toContain('up to date');
+
+    const server = await startCli(process.execPath, ['bin/fieldwork.js', 'serve', '--port', '0'], env);
+    try {
+      expect(server.token).toBeUndefined();
+      expect((await whoami(server.url, acme.apiToken)).status).toBe(401);
+      expect((await whoami(server.url, rotated)).body.result.brandId).toBe('acme');
+      expect((await whoami(server.url, globex.apiToken)).body.result.brandId).toBe('globex');
+      const org = await fetch(`${server.url}/API/v3/organizations/globex`, {
+        headers: { 'x-api-token': globex.apiToken },
+      });
+      expect((await org.json()).result.targetAudience).toBe(true);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+});
+
+describe('bad settings stop the start with one line that names them', () => {
+  it.each([
+    [['serve', '--port', 'abc'], {}, '--port'],
+    [['serve'], { PORT: '70000' }, 'PORT'],
+    [['serve', '--role', 'boss'], {}, '--role'],
+    [['serve'], { DATABASE_URL: 'mysql://localhost/x' }, 'DATABASE_URL'],
+    [['serve'], { FIELDWORK_ALLOW_PRIVATE_TARGETS: 'maybe' }, 'FIELDWORK_ALLOW_PRIVATE_TARGETS'],
+    [['serve', '--tls-cert', '/nonexistent.pem'], {}, '--tls-cert'],
+    [['init', '--brand', 'Not A Word'], {}, '--brand'],
+  ] as [string[], Record<string, string>, string][])('%j %j', async (args, extraEnv, named) => {
+    const result = await runCli(args, { ...env, ...extraEnv });
+    expect(result.code).not.toBe(0);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(named);
+  });
+});

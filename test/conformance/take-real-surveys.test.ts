@@ -1,0 +1,142 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.service.js';
+import {
+  importSurvey,
+  launchBrowser,
+  listenOnLoopback,
+  next,
+  unlabelledControls,
+} from '../engine/engine-helpers.js';
+import { buildTestApp, type TestApp } from '../helpers/test-app.js';
+import { requireShared, SHARED } from './shared.js';
+
+/** Every real survey file of ../shared/fixtures/qsf: taken to the end in the browser. */
+function realSurveyFiles(): string[] {
+  requireShared();
+  const dir = join(SHARED, 'fixtures/qsf');
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.qsf'))
+    .map((f) => join(dir, f));
+}
+
+let t: TestApp;
+let org: BootstrapResult;
+let base: string;
+let browser: Browser;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  org = await t.newOrganization();
+  base = await listenOnLoopback(t);
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+const MAX_PAGES = 80;
+
+/**
+ * Answers every control of the page as a respondent would: the first choice of each radio group, the
+ * first non-exclusive check box, a different rank for each rank item, the first option of each other
+ * select, a number within bounds in number boxes, and text in text boxes. Returns the questions answered.
+ */
+async function answerPage(page: Page): Promise<string[]> {
+  const radios = await page.$$eval('input[type=radio]', (els) => [
+    ...new Set(els.map((e) => (e as HTMLInputElement).name)),
+  ]);
+  for (const name of radios) await page.locator(`input[type=radio][name="${name}"]`).first().check();
+  const boxes = await page.$$eval('input[type=checkbox]:not([data-exclusive])', (els) => [
+    ...new Set(els.map((e) => (e as HTMLInputElement).name)),
+  ]);
+  for (const name of boxes)
+    await page.locator(`input[type=checkbox][name="${name}"]:not([data-exclusive])`).first().check();
+  const selects = await page.$$eval('select', (els) =>
+    els.map((e) => ({
+      id: e.id,
+      rank: e.querySelector('option')?.textContent === 'Rank…',
+      n: e.options.length,
+    })),
+  );
+  const rankCounters = new Map<string, number>();
+  for (const select of selects) {
+    const question = select.id.replace(/^f-/, '').split('_')[0] ?? '';
+    const next = (rankCounters.get(question) ?? 0) + 1;
+    rankCounters.set(question, next);
+    await page.locator(`#${select.id}`).selectOption({ index: select.rank ? next : 1 });
+  }
+  for (const input of await page.locator('input[type=number]').all()) {
+    await input.fill((await input.getAttribute('min')) ?? '0');
+  }
+  for (const input of await page.locator('input[type=text]').all()) {
+    await input.fill((await input.getAttribute('inputmode')) === 'decimal' ? '5' : 'An answer');
+  }
+  for (const area of await page.locator('textarea').all()) await area.fill('A longer answer.');
+  return page.$$eval('fieldset.q', (els) => els.map((e) => e.id.replace(/^q-/, '')));
+}
+
+/** Takes the survey page by page until the end page; returns the questions answered. */
+async function takeToTheEnd(page: Page): Promise<string[]> {
+  const answered: string[] = [];
+  for (let n = 0; n < MAX_PAGES; n++) {
+    if ((await page.locator('.end').count()) > 0) return answered;
+    expect(await page.locator('form.page').count(), await page.content()).toBe(1);
+    expect(await unlabelledControls(page), 'every control has a label').toEqual([]);
+    answered.push(...(await answerPage(page)));
+    await next(page);
+    const errors = await page.locator('.summary:not(.requested)').allTextContents();
+    expect(errors, 'the answers given should be accepted').toEqual([]);
+    if ((await page.locator('.summary.requested').count()) > 0)
+      await next(page, 'Continue without answering');
+  }
+  throw new Error(`the survey did not end within ${MAX_PAGES} pages`);
+}
+
+it('finds the shared survey files', () => {
+  expect(realSurveyFiles().length).toBeGreaterThanOrEqual(4);
+});
+
+describe.each(realSurveyFiles().map((file) => [file.split('/').at(-1), file]))('%s', (_, file) => {
+  it('can be taken to the end in the browser, answering every question shown', async () => {
+    const surveyId = await importSurvey(t, org.apiToken, readFileSync(file as string, 'utf8'));
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    context.setDefaultTimeout(10_000);
+    let answered: string[];
+    try {
+      const page = await context.newPage();
+      const first = await page.goto(`${base}/jfe/form/${surveyId}`);
+      expect(first?.status()).toBe(200);
+      answered = await takeToTheEnd(page);
+    } finally {
+      await context.close();
+    }
+    expect(answered.length).toBeGreaterThan(0);
+
+    const [session] = await t.database.db
+      .selectFrom('engine_sessions')
+      .selectAll()
+      .where('survey_id', '=', surveyId)
+      .execute();
+    expect(session?.status).toBe('complete');
+    const res = await t.call(
+      org.apiToken,
+      'GET',
+      `/API/v3/surveys/${surveyId}/responses/${session?.response_id}`,
+    );
+    expect(res.status).toBe(200);
+    const keys = Object.keys(res.body.result.values);
+    // Every question answered on the way has its value in the response.
+    for (const questionId of answered) {
+      expect(
+        keys.some(
+          (k) => k === questionId || k.startsWith(`${questionId}_`) || k.startsWith(`${questionId}#`),
+        ),
+        `${questionId} has a value`,
+      ).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,70 @@
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import type { TestApp } from '../helpers/test-app.js';
+import { uploadQsf } from '../surveys/survey-helpers.js';
+
+/** A QSF file of test/fixtures/engine/. */
+export const engineFixture = (name: string) =>
+  readFileSync(new URL(`../fixtures/engine/${name}`, import.meta.url), 'utf8');
+
+/** Debian's chromium, headless, with nothing that talks to the network on its own. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    timeout: 30_000,
+  });
+}
+
+/** The test app listening on loopback (a browser needs a real socket); returns its base URL. */
+export async function listenOnLoopback(t: TestApp): Promise<string> {
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = t.app.server.address() as AddressInfo;
+  return `http://127.0.0.1:${port}`;
+}
+
+/** Imports a QSF file and, unless told otherwise, activates the survey; returns its id. */
+export async function importSurvey(
+  t: TestApp,
+  token: string,
+  qsf: string,
+  options: { active?: boolean } = {},
+): Promise<string> {
+  const res = await uploadQsf(t, token, qsf);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const id = res.body.result.id as string;
+  const active = options.active ?? true;
+  const put = await t.call(token, 'PUT', `/API/v3/surveys/${id}`, { isActive: active });
+  expect(put.status, JSON.stringify(put.body)).toBe(200);
+  return id;
+}
+
+/** Presses the page's Next button and waits for the page that follows. */
+export async function next(page: Page, name = 'Next'): Promise<void> {
+  // The form posts, and the answer is the next page or a redirect to it: wait for that document.
+  await Promise.all([
+    page.waitForNavigation({ waitUntil: 'load', timeout: 15_000 }),
+    page.getByRole('button', { name, exact: true }).click({ timeout: 15_000 }),
+  ]);
+}
+
+/** Question keys (QID...) of a response's values. */
+export const questionKeys = (values: Record<string, unknown>) =>
+  Object.keys(values)
+    .filter((k) => /^QID\d/.test(k))
+    .sort();
+
+/** Form controls of the page a person can reach that have no label of any kind (should be none). */
+export function unlabelledControls(page: Page): Promise<string[]> {
+  return page.$$eval('input:not([type=hidden]):not([aria-hidden=true]), select, textarea', (els) =>
+    els
+      .filter((el) => {
+        const control = el as HTMLInputElement;
+        const labelled = (control.labels?.length ?? 0) > 0 || control.closest('label') !== null;
+        return !labelled && !control.getAttribute('aria-label') && !control.getAttribute('aria-labelledby');
+      })
+      .map((el) => (el as HTMLInputElement).name),
+  );
+}

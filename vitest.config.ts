@@ -1,0 +1,37 @@
+import { defineConfig } from 'vitest/config';
+
+// Every storage test runs twice: on the embedded SQLite and on PostgreSQL (DESIGN.md, STYLE.md "Tests").
+// Pure logic lives in *.unit.test.ts and runs once.
+const storageTests = ['src/**/*.test.ts', 'test/**/*.test.ts'];
+const unitTests = ['src/**/*.unit.test.ts', 'test/**/*.unit.test.ts'];
+// The conformance suite reads ../shared and has its own config and command (npm run test:conformance).
+const conformanceTests = ['test/conformance/**'];
+
+export default defineConfig({
+  test: {
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects: [
+      { extends: true, test: { name: 'unit', include: unitTests, exclude: conformanceTests } },
+      {
+        extends: true,
+        test: {
+          name: 'sqlite',
+          include: storageTests,
+          exclude: [...unitTests, ...conformanceTests],
+          env: { FIELDWORK_TEST_DB: 'sqlite' },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: storageTests,
+          exclude: [...unitTests, ...conformanceTests],
+          env: { FIELDWORK_TEST_DB: 'postgres' },
+          globalSetup: ['test/helpers/postgres-global-setup.ts'],
+        },
+      },
+    ],
+  },
+});
