@@ -21,6 +21,8 @@ import { registerLegacyListRoutes } from './modules/contacts/legacy-lists.routes
 import { registerDirectoryRoutes } from './modules/directories/directories.routes.js';
 import { registerDivisionRoutes } from './modules/divisions/divisions.routes.js';
 import { registerEventSubscriptionRoutes } from './modules/eventsubscriptions/eventsubscriptions.routes.js';
+import { RESPONSE_EXPORT_JOB, responseExportJob } from './modules/exports/response-export.job.js';
+import { registerResponseExportRoutes } from './modules/exports/response-exports.routes.js';
 import { registerGroupRoutes } from './modules/groups/groups.routes.js';
 import { registerOrganizationRoutes } from './modules/organizations/organizations.routes.js';
 import { registerGetResponseRoute, registerResponseRoutes } from './modules/responses/responses.routes.js';
@@ -94,6 +96,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   workers.add(new DeliveryWorker(deps, { log: app.log }));
   const jobs = new JobRegistry();
   jobs.register(CONTACT_IMPORT_JOB, contactImportJob(deps));
+  jobs.register(RESPONSE_EXPORT_JOB, responseExportJob(deps));
   workers.add(
     new JobWorker({ ...deps, registry: jobs, log: (message, err) => app.log.error({ err }, message) }),
   );
@@ -116,6 +119,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       registerLegacyListRoutes(api, deps);
       await registerSurveyRoutes(api, deps);
       registerResponseRoutes(api, deps);
+      registerResponseExportRoutes(api, deps);
     },
     { prefix: '/API/v3' },
   );

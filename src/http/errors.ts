@@ -59,6 +59,11 @@ export const ERROR_CODES = {
   },
   FW_RSP_1: { status: 404, meaning: 'Response not found (in that survey).' },
   FW_RSP_2: { status: 409, meaning: 'The survey session has already been recorded as a response.' },
+  FW_EXP_1: { status: 404, meaning: 'Response export not found.' },
+  FW_EXP_2: {
+    status: 409,
+    meaning: 'The response export is not complete (still in progress, or failed); its file is not available.',
+  },
 } as const satisfies Record<string, { status: number; meaning: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -13,7 +13,6 @@ const NOT_BUILT_YET: string[] = [
   '/API/v3/distributions',
   '/API/v3/messages',
   '/API/v3/graphics',
-  '/API/v3/responseexports',
   '/API/v3/responseimports',
 ];
 

@@ -106,8 +106,12 @@ describe('listing and deleting', () => {
     const other = await t.newOrganization();
     const otherSub = (await create({ publicationUrl: URL_OK, topics: '*' }, other.apiToken)).body.result.id;
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++)
+    for (let i = 0; i < 3; i++) {
       ids.push((await create({ publicationUrl: URL_OK, topics: '*' }, mine.apiToken)).body.result.id);
+      // The list is in creation order (created_at, then id): two made in the same millisecond would
+      // come back in id order, so let the clock move on.
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
 
     const first = await t.call(mine.apiToken, 'GET', '/API/v3/eventsubscriptions?pageSize=2');
     expect(first.body.result.elements.map((e: { id: string }) => e.id)).toEqual(ids.slice(0, 2));

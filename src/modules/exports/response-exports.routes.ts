@@ -1,0 +1,168 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { Deps } from '../../deps.js';
+import type { App } from '../../http/app-types.js';
+import { Envelope, IdResultSchema, ok } from '../../http/envelope.js';
+import { ApiError } from '../../http/errors.js';
+import type { JobView } from '../../jobs/jobs.service.js';
+import { EXPORT_FORMATS } from './formats/export-layout.js';
+import type { ExportProgress } from './response-export.job.js';
+import * as service from './response-exports.service.js';
+
+const tags = ['Response exports'];
+const Id = Type.String({ minLength: 1, maxLength: 100 });
+
+const options = {
+  format: Type.String({ description: `One of ${EXPORT_FORMATS.join(', ')}.` }),
+  useLabels: Type.Optional(Type.Boolean({ description: 'Answer texts instead of recodes.' })),
+  startDate: Type.Optional(Type.String({ description: 'Only responses recorded on or after (ISO 8601).' })),
+  endDate: Type.Optional(Type.String({ description: 'Only responses recorded before (ISO 8601).' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, description: 'At most this many responses.' })),
+  compress: Type.Optional(Type.Boolean({ description: 'false: the bare file instead of a zip.' })),
+  timeZone: Type.Optional(Type.String({ description: 'IANA zone of the dates (UTC when absent).' })),
+  seenUnansweredRecode: Type.Optional(Type.Union([Type.Integer(), Type.String()])),
+  formatDecimalAsComma: Type.Optional(Type.Boolean()),
+  newlineReplacement: Type.Optional(Type.String()),
+};
+
+const LegacyStatusSchema = Type.Object({
+  percentComplete: Type.Number(),
+  status: Type.String(),
+  file: Type.Optional(Type.String({ description: 'Absolute URL of the file once complete.' })),
+});
+const CurrentStartSchema = Type.Object({
+  progressId: Type.String(),
+  percentComplete: Type.Number(),
+  status: Type.String(),
+});
+const CurrentStatusSchema = Type.Object({
+  percentComplete: Type.Number(),
+  status: Type.String(),
+  fileId: Type.Optional(Type.String()),
+});
+
+async function sendFile(reply: FastifyReply, file: service.ExportFile) {
+  const size = (await stat(file.path).catch(() => undefined))?.size;
+  if (size === undefined) throw ApiError.of('FW_EXP_1', 'The export file no longer exists; export again.');
+  return reply
+    .type(file.contentType)
+    .header('content-length', size)
+    .header('content-disposition', `attachment; filename="${file.fileName.replace(/["\\]/g, '_')}"`)
+    .send(createReadStream(file.path));
+}
+
+const fileUrl = (request: FastifyRequest, id: string) =>
+  `${request.protocol}://${request.host}/API/v3/responseexports/${id}/file`;
+
+/** The legacy three-step spelling (spec 4.5) and today's `surveys/{id}/export-responses` (COMPAT.md). */
+export function registerResponseExportRoutes(app: App, deps: Deps): void {
+  app.post(
+    '/responseexports',
+    {
+      schema: {
+        tags,
+        summary: 'Start a response export (legacy spelling); answers its id',
+        body: Type.Object({ surveyId: Id, ...options }),
+        response: { 200: IdResultSchema },
+      },
+    },
+    async (request) => {
+      const { surveyId, ...rest } = request.body;
+      const id = await service.startExport(deps, request.principal, surveyId, rest);
+      return ok(request, { id });
+    },
+  );
+
+  app.get(
+    '/responseexports/:exportId',
+    {
+      schema: {
+        tags,
+        summary: 'Progress of a response export; the file URL once complete',
+        params: Type.Object({ exportId: Id }),
+        response: { 200: Envelope(LegacyStatusSchema) },
+      },
+    },
+    async (request) => {
+      const job = await service.getExport(deps, request.principal, request.params.exportId);
+      return ok(request, {
+        percentComplete: job.percentComplete,
+        status: job.status,
+        ...(job.status === 'complete' ? { file: fileUrl(request, job.id) } : {}),
+      });
+    },
+  );
+
+  app.get(
+    '/responseexports/:exportId/file',
+    {
+      schema: {
+        tags,
+        summary: 'Download a complete response export (application/zip, or the bare file)',
+        params: Type.Object({ exportId: Id }),
+      },
+    },
+    async (request, reply) =>
+      sendFile(reply, await service.exportFile(deps, request.principal, request.params.exportId)),
+  );
+
+  app.post(
+    '/surveys/:surveyId/export-responses',
+    {
+      schema: {
+        tags,
+        summary: 'Start a response export; answers its progressId',
+        params: Type.Object({ surveyId: Id }),
+        body: Type.Object(options),
+        response: { 200: Envelope(CurrentStartSchema) },
+      },
+    },
+    async (request) => {
+      const id = await service.startExport(deps, request.principal, request.params.surveyId, request.body);
+      return ok(request, { progressId: id, percentComplete: 0.0, status: 'inProgress' });
+    },
+  );
+
+  app.get(
+    '/surveys/:surveyId/export-responses/:progressId',
+    {
+      schema: {
+        tags,
+        summary: 'Progress of a response export; the fileId once complete',
+        params: Type.Object({ surveyId: Id, progressId: Id }),
+        response: { 200: Envelope(CurrentStatusSchema) },
+      },
+    },
+    async (request) => {
+      const { surveyId, progressId } = request.params;
+      const job: JobView<ExportProgress> = await service.getExport(
+        deps,
+        request.principal,
+        progressId,
+        surveyId,
+      );
+      return ok(request, {
+        percentComplete: job.percentComplete,
+        status: job.status,
+        ...(job.status === 'complete' ? { fileId: job.id } : {}),
+      });
+    },
+  );
+
+  app.get(
+    '/surveys/:surveyId/export-responses/:fileId/file',
+    {
+      schema: {
+        tags,
+        summary: 'Download a complete response export (application/zip, or the bare file)',
+        params: Type.Object({ surveyId: Id, fileId: Id }),
+      },
+    },
+    async (request, reply) => {
+      const { surveyId, fileId } = request.params;
+      return sendFile(reply, await service.exportFile(deps, request.principal, fileId, surveyId));
+    },
+  );
+}
