@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
-import { JobRegistry, JobWorker } from '../../src/jobs/job-runner.js';
 import { contactImportJob } from '../../src/modules/contacts/contact-import.job.js';
 import { CONTACT_IMPORT_JOB } from '../../src/modules/contacts/contact-imports.service.js';
-import { type ApiResponse, type TestApp, testConfig } from '../helpers/test-app.js';
+import { startJobWorker } from '../helpers/jobs.js';
+import type { ApiResponse, TestApp } from '../helpers/test-app.js';
 
 const unique = () => randomBytes(4).toString('hex');
 
@@ -75,11 +75,4 @@ export function multipartFile(filename: string, content: string, mimetype: strin
 }
 
 /** A job worker of its own for the contact import kind, so a test can stop and start it at will. */
-export function startImportWorker(t: TestApp): JobWorker {
-  const registry = new JobRegistry();
-  const deps = { db: t.database.db, clock: t.clock, config: testConfig() };
-  registry.register(CONTACT_IMPORT_JOB, contactImportJob(deps));
-  const worker = new JobWorker({ db: t.database.db, clock: t.clock, registry, pollMs: 50 });
-  worker.start();
-  return worker;
-}
+export const startImportWorker = (t: TestApp) => startJobWorker(t, CONTACT_IMPORT_JOB, contactImportJob, 50);

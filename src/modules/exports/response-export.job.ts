@@ -5,7 +5,7 @@ import type { Deps } from '../../deps.js';
 import { type JobContext, JobFailure, type JobHandler, type RunningJob } from '../../jobs/job-runner.js';
 import type { ResponseRow } from '../responses/responses.store.js';
 import type { QsfDocument } from '../surveys/qsf.js';
-import { findSurvey } from '../surveys/surveys.store.js';
+import { findSurveyInScope } from '../surveys/surveys.service.js';
 import { exportLayout } from './export-columns.js';
 import { writeExportArchive } from './formats/export-archive.js';
 import type { ExportFormat, ExportRow, ExportValue, FormatOptions } from './formats/export-layout.js';
@@ -71,7 +71,7 @@ async function runExport(
 ): Promise<ExportProgress> {
   const payload = job.payload as ExportPayload;
   const scope = { organizationId: job.organizationId };
-  const survey = await findSurvey(deps.db, scope, payload.surveyId);
+  const survey = await findSurveyInScope(deps.db, scope, payload.surveyId);
   if (!survey) throw new JobFailure('The survey was deleted.');
   const layout = exportLayout(fromJson<QsfDocument>(survey.definition), payload.format);
   const filter = { surveyId: payload.surveyId, from: payload.from, to: payload.to };

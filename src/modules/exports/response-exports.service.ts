@@ -6,8 +6,11 @@ import { newId } from '../../http/ids.js';
 import type { Principal } from '../../http/principal.js';
 import { jobFilesDirectory } from '../../jobs/job-files.js';
 import { enqueueJob, getJob, type JobView, notifyJobQueued } from '../../jobs/jobs.service.js';
-import { accessibleSurvey, requireSurveyAccess } from '../surveys/surveys.service.js';
-import { findSurveyHeader } from '../surveys/surveys.store.js';
+import {
+  accessibleSurvey,
+  findSurveyHeaderInScope,
+  requireSurveyAccess,
+} from '../surveys/surveys.service.js';
 import { exportFileName } from './formats/export-archive.js';
 import { EXPORT_FORMATS, type ExportFormat, type FormatOptions } from './formats/export-layout.js';
 import { type ExportPayload, type ExportProgress, RESPONSE_EXPORT_JOB } from './response-export.job.js';
@@ -110,7 +113,7 @@ export async function getExport(
   if (surveyId === undefined) {
     // The legacy spelling names no survey: the caller must be allowed its survey, if it still exists
     // (an export of a since-deleted survey still reports how it ended).
-    const survey = await findSurveyHeader(deps.db, principal, (job.payload as ExportPayload).surveyId);
+    const survey = await findSurveyHeaderInScope(deps.db, principal, (job.payload as ExportPayload).surveyId);
     if (survey) requireSurveyAccess(principal, survey);
   }
   return job;

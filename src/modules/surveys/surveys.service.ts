@@ -247,3 +247,13 @@ export async function listQuotas(deps: Deps, principal: Principal, surveyId: str
   await accessibleSurvey(deps.db, principal, surveyId);
   return store.listQuotas(deps.db, principal, surveyId);
 }
+
+/** For other modules (exports): a survey of the scope's organisation with its stored definition, or none. */
+export function findSurveyInScope(db: Queryable, scope: Scope, surveyId: string) {
+  return store.findSurvey(db, scope, surveyId);
+}
+
+/** For other modules: a survey's list fields (name, owner, dates), or none. */
+export function findSurveyHeaderInScope(db: Queryable, scope: Scope, surveyId: string) {
+  return store.findSurveyHeader(db, scope, surveyId);
+}

@@ -1,33 +1,11 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { fromBuffer, type ZipFile } from 'yauzl';
+import { unzip } from '../../../../test/helpers/zip.js';
 import { CHUNK_BYTES } from './chunked-output.js';
 import { CSV, headerText } from './delimited-writer.js';
 import { exportFileName, writeExportArchive } from './export-archive.js';
 import type { ExportRow } from './export-layout.js';
 import { asyncRows, collect, sampleLayout, sampleRows } from './export-sample.test-helper.js';
-
-async function unzip(zip: Buffer): Promise<Map<string, Buffer>> {
-  const file = await new Promise<ZipFile>((resolve, reject) =>
-    fromBuffer(zip, { lazyEntries: true }, (error, opened) => (error ? reject(error) : resolve(opened))),
-  );
-  const entries = new Map<string, Buffer>();
-  await new Promise<void>((resolve, reject) => {
-    file.on('entry', (entry) => {
-      file.openReadStream(entry, async (error, stream) => {
-        if (error) return reject(error);
-        const chunks: Buffer[] = [];
-        for await (const chunk of stream) chunks.push(chunk as Buffer);
-        entries.set(entry.fileName, Buffer.concat(chunks));
-        file.readEntry();
-      });
-    });
-    file.on('end', resolve);
-    file.on('error', reject);
-    file.readEntry();
-  });
-  return entries;
-}
 
 async function* manyRows(count: number): AsyncGenerator<ExportRow> {
   const [template] = sampleRows();
