@@ -1,7 +1,9 @@
 /**
  * Issue 2: authenticated `GET /API/v3/users/{id}` on SQLite, against a bare Fastify route that returns a
  * fixed JSON body of the same size, both over loopback with the same load generator (in its own process).
- * Goal: ratio >= 0.6.
+ * Fieldwork runs with a serving node's logger (writing to /dev/null), so what is measured is what runs.
+ * Both are warmed up alike, then measured in alternation so that a noisy machine hits both; the ratio is
+ * of the summed rates. Goal: ratio >= 0.6.
  */
 import Fastify from 'fastify';
 import { buildApp } from '../src/app.js';
@@ -9,26 +11,29 @@ import { systemClock } from '../src/clock.js';
 import { readConfig } from '../src/config.js';
 import { createDatabase, migrateToLatest } from '../src/db/database.js';
 import { bootstrapOrganization } from '../src/modules/organizations/bootstrap.service.js';
+import { loggerOptions } from '../src/server.js';
 import { requestsPerSecond } from './load.js';
 import type { BenchResult } from './run.js';
 
+const WARM_UP_S = 4;
 const DURATION_S = 8;
+const ROUNDS = 2;
 const CONNECTIONS = 16;
 
-const load = (url: string, headers: Record<string, string>) =>
-  requestsPerSecond(url, headers, { connections: CONNECTIONS, durationS: DURATION_S });
+const load = (url: string, headers: Record<string, string>, durationS = DURATION_S) =>
+  requestsPerSecond(url, headers, { connections: CONNECTIONS, durationS });
 
 export default async function bench(): Promise<BenchResult> {
   const database = createDatabase({ dataDir: ':memory:' });
   await migrateToLatest(database.db);
   const org = await bootstrapOrganization(database.db, systemClock.now(), { brandId: 'bench' });
-  const app = await buildApp({ config: readConfig({ data: ':memory:' }, {}), database, clock: systemClock });
+  const config = readConfig({ data: ':memory:' }, {});
+  const logger = { ...loggerOptions(config), file: '/dev/null' };
+  const app = await buildApp({ config, database, clock: systemClock, logger });
   await app.listen({ port: 0, host: '127.0.0.1' });
-  const appUrl = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
-  const sample = await fetch(`${appUrl}/API/v3/users/${org.userId}`, {
-    headers: { 'x-api-token': org.apiToken },
-  });
-  const body = await sample.text();
+  const appUrl = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/API/v3/users/${org.userId}`;
+  const appHeaders = { 'x-api-token': org.apiToken };
+  const body = await (await fetch(appUrl, { headers: appHeaders })).text();
 
   const bare = Fastify();
   bare.get('/fixed', async (_request, reply) => reply.type('application/json; charset=utf-8').send(body));
@@ -36,18 +41,25 @@ export default async function bench(): Promise<BenchResult> {
   const bareUrl = `http://127.0.0.1:${(bare.server.address() as { port: number }).port}/fixed`;
 
   try {
-    await load(bareUrl, {}); // warm-up of the generator and the JIT
-    const baseline = await load(bareUrl, {});
-    const fieldwork = await load(`${appUrl}/API/v3/users/${org.userId}`, { 'x-api-token': org.apiToken });
-    return {
-      name: 'GET /API/v3/users/{id} (SQLite) vs bare Fastify, same body',
-      lines: [
-        `body ${body.length} bytes, ${CONNECTIONS} connections, ${DURATION_S} s each`,
-        `bare route:  ${baseline.toFixed(0)} req/s`,
-        `fieldwork:   ${fieldwork.toFixed(0)} req/s`,
-        `ratio:       ${(fieldwork / baseline).toFixed(2)} (goal >= 0.6)`,
-      ],
-    };
+    // Warm-up of the generator and of both servers' JIT, alike.
+    await load(bareUrl, {}, WARM_UP_S);
+    await load(appUrl, appHeaders, WARM_UP_S);
+    const lines = [
+      `body ${body.length} bytes, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION_S} s each`,
+    ];
+    let bareSum = 0;
+    let oursSum = 0;
+    for (let round = 1; round <= ROUNDS; round++) {
+      const baseline = await load(bareUrl, {});
+      const fieldwork = await load(appUrl, appHeaders);
+      bareSum += baseline;
+      oursSum += fieldwork;
+      lines.push(
+        `round ${round}: bare route ${baseline.toFixed(0)} req/s, fieldwork ${fieldwork.toFixed(0)} req/s`,
+      );
+    }
+    lines.push(`ratio:       ${(oursSum / bareSum).toFixed(2)} (goal >= 0.6)`);
+    return { name: 'GET /API/v3/users/{id} (SQLite, logging on) vs bare Fastify, same body', lines };
   } finally {
     await app.close();
     await bare.close();

@@ -1,4 +1,4 @@
-import Fastify, { LogController } from 'fastify';
+import Fastify from 'fastify';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import { type Db, isReachable } from './db/database.js';
@@ -11,6 +11,7 @@ import { ApiError } from './http/errors.js';
 import { closeConnectionsWhenClosing } from './http/graceful-close.js';
 import { registerOpenApi } from './http/openapi.js';
 import { randomRequestId } from './http/request-id.js';
+import { RequestLog } from './http/request-log.js';
 import { validatorCompiler } from './http/validation.js';
 import { JobRegistry, JobWorker } from './jobs/job-runner.js';
 import { contactImportJob } from './modules/contacts/contact-import.job.js';
@@ -62,7 +63,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     logger: options.logger ?? false,
     ...(options.https ? { https: options.https } : {}),
     genReqId: randomRequestId,
-    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    logController: new RequestLog(),
     trustProxy: config.trustProxy,
     return503OnClosing: true,
     bodyLimit: 10 * 1024 * 1024,

@@ -47,7 +47,16 @@ function openSqlite(dataDir: string): Kysely<Database> {
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  sqliteHandles.set(db, database);
+  return db;
+}
+
+const sqliteHandles = new WeakMap<Kysely<Database>, SqliteDatabase.Database>();
+
+/** The SQLite connection under a Kysely instance (not a transaction's): for prepared.ts alone. */
+export function sqliteHandleOf(db: Kysely<Database>): SqliteDatabase.Database | undefined {
+  return sqliteHandles.get(db);
 }
 
 const STATEMENT_CACHE_SIZE = 500;

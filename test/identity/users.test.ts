@@ -90,6 +90,23 @@ describe('GET /v3/users/{id}', () => {
     const other = await t.call(participant.token, 'GET', `/API/v3/users/${admin.userId}`);
     expect(other.status).toBe(403);
   });
+
+  // The caller's own record comes from the token lookup of the same request: never from an earlier one.
+  it("shows the caller's own record as the previous call left it", async () => {
+    const participant = await createUserWithToken(t, admin.apiToken);
+    const before = await t.call(participant.token, 'GET', `/API/v3/users/${participant.userId}`);
+    expect(before.body.result.firstName).toBe('Test');
+    const changed = await t.call(admin.apiToken, 'PUT', `/API/v3/users/${participant.userId}`, {
+      firstName: 'Renamed',
+    });
+    expect(changed.status).toBe(200);
+    const after = await t.call(participant.token, 'GET', `/API/v3/users/${participant.userId}`);
+    expect(after.body.result.firstName).toBe('Renamed');
+    const whoami = await t.call(participant.token, 'GET', '/API/v3/whoami');
+    expect(whoami.body.result.firstName).toBe('Renamed');
+    const byAdmin = await t.call(admin.apiToken, 'GET', `/API/v3/users/${participant.userId}`);
+    expect(byAdmin.body.result).toEqual(after.body.result);
+  });
 });
 
 describe('GET /v3/users', () => {

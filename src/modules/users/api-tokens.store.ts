@@ -1,31 +1,18 @@
 import { preparedQuery } from '../../db/prepared.js';
 import type { Queryable } from '../../deps.js';
 import type { Scope } from '../../http/principal.js';
+import type { UserRow } from './users.store.js';
 
-export interface TokenOwnerRow {
-  token_hash: string;
-  user_id: string;
-  organization_id: string;
-  user_type: string;
-  account_status: string;
-  account_expiration_date: string | null;
-  target_audience: number;
-}
+/** The token's owner, whole (the caller's own record is then one query away from nothing), and its flag. */
+export type TokenOwnerRow = UserRow & { token_hash: string; target_audience: number };
 
 const tokenOwnerQuery = preparedQuery((db) =>
   db
     .selectFrom('api_tokens')
     .innerJoin('users', 'users.id', 'api_tokens.user_id')
     .innerJoin('organizations', 'organizations.id', 'api_tokens.organization_id')
-    .select([
-      'api_tokens.token_hash',
-      'api_tokens.user_id',
-      'api_tokens.organization_id',
-      'users.user_type',
-      'users.account_status',
-      'users.account_expiration_date',
-      'organizations.target_audience',
-    ])
+    .selectAll('users')
+    .select(['api_tokens.token_hash', 'organizations.target_audience'])
     .where('api_tokens.token_hash', '=', ''),
 );
 

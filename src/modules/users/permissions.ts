@@ -1,4 +1,6 @@
+import { type TSchema, Type } from 'typebox';
 import type { UserType } from '../../http/principal.js';
+import { StringEnum } from '../../http/schema-types.js';
 
 /**
  * Spec 2.5 shows one path of the permissions tree (siteIntercept.accountPermissions.administerSiteIntercept
@@ -40,6 +42,24 @@ export interface PermissionState {
   calculatedState: 'on' | 'off';
   state: 'userType';
 }
+
+const PermissionStateSchema = Type.Object({
+  calculatedState: StringEnum(['on', 'off']),
+  state: Type.Literal('userType'),
+});
+
+const objectOf = <V>(entries: Record<string, V>, schemaOf: (value: V) => TSchema) =>
+  Type.Object(Object.fromEntries(Object.entries(entries).map(([key, value]) => [key, schemaOf(value)])));
+
+/**
+ * The tree's exact shape, from the same table: the serializer then writes it with compiled code (the
+ * open-ended `additionalProperties` it replaces went through JSON.stringify, most of the record's cost).
+ */
+export const PermissionsSchema = Type.Unsafe<PermissionsTree>(
+  objectOf(PERMISSION_TREE, (groups) =>
+    objectOf(groups, (permissions) => objectOf(permissions, () => PermissionStateSchema)),
+  ),
+);
 
 export type PermissionsTree = Record<string, Record<string, Record<string, PermissionState>>>;
 

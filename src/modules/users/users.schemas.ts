@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { idPattern } from '../../http/ids.js';
 import { Nullable, StringEnum, Timestamp } from '../../http/schema-types.js';
-import { type PermissionsTree, permissionsFor } from './permissions.js';
+import { PermissionsSchema, permissionsFor } from './permissions.js';
 import type { UserRow } from './users.store.js';
 
 export const USER_TYPES = ['UT_BRANDADMIN', 'UT_PARTICIPANT'] as const;
@@ -30,12 +30,7 @@ export const UserRecordSchema = Type.Object({
     generated: Type.Integer(),
     deleted: Type.Integer(),
   }),
-  // Serialised as plain JSON: a pattern-keyed schema would make the serializer test every key.
-  permissions: Type.Unsafe<PermissionsTree>({
-    type: 'object',
-    additionalProperties: true,
-    description: 'family → group → permission → {calculatedState, state}',
-  }),
+  permissions: PermissionsSchema,
 });
 export type UserRecord = Static<typeof UserRecordSchema>;
 
