@@ -1,4 +1,4 @@
-import { createCipheriv, createHmac } from 'node:crypto';
+import { type Cipher, createCipheriv, createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 
 /**
  * The wire form of one delivery (COMPAT.md "Event subscriptions and deliveries", docs/events.md): a form
@@ -9,7 +9,8 @@ export interface MessageInput {
   eventId: string;
   brandId: string;
   topic: string;
-  payload: Record<string, unknown>;
+  /** The attributes, or their JSON text as stored. */
+  payload: Record<string, unknown> | string;
   sharedKey: string | null;
   encrypt: boolean;
   /** When this attempt is made: the webhook-timestamp. */
@@ -28,27 +29,69 @@ export function isEncryptionKey(sharedKey: string): boolean {
   return (ENCRYPTION_KEY_BYTES as readonly number[]).includes(Buffer.byteLength(sharedKey, 'utf8'));
 }
 
-/** `MSG` in clear: the payload with PascalCase keys plus `BrandID`, as a JSON string. */
-export function plainMessage(brandId: string, payload: Record<string, unknown>): string {
-  return JSON.stringify({ ...payload, BrandID: brandId });
+/**
+ * `MSG` in clear: the payload with PascalCase keys plus `BrandID`, as a JSON string. The worker passes
+ * the payload as stored (the JSON text recordEvent wrote with JSON.stringify: compact, keys in order);
+ * appending BrandID to that text gives what parsing, spreading and stringifying would, for much less.
+ */
+export function plainMessage(brandId: string, payload: Record<string, unknown> | string): string {
+  if (typeof payload === 'string' && /^\{.*\}$/s.test(payload) && !payload.includes('"BrandID"')) {
+    const brand = JSON.stringify(brandId);
+    return payload === '{}' ? `{"BrandID":${brand}}` : `${payload.slice(0, -1)},"BrandID":${brand}}`;
+  }
+  const object = typeof payload === 'string' ? (JSON.parse(payload) as Record<string, unknown>) : payload;
+  return JSON.stringify({ ...object, BrandID: brandId });
+}
+
+/**
+ * What a sharedKey derives, made once per key rather than per message (the worker signs thousands a
+ * second with a handful of keys): the HMAC key object, and for AES a cipher kept open. ECB encrypts each
+ * 16-byte block on its own with no chaining state, so with padding done here (whole blocks in, whole
+ * blocks out, `final()` never called) one cipher serves every message under that key.
+ */
+interface DerivedKey {
+  hmacKey: KeyObject;
+  ecb: Cipher | undefined;
+}
+const MAX_CACHED_KEYS = 1024;
+const derivedKeys = new Map<string, DerivedKey>();
+
+function derive(sharedKey: string): DerivedKey {
+  let derived = derivedKeys.get(sharedKey);
+  if (!derived) {
+    const key = Buffer.from(sharedKey, 'utf8');
+    let ecb: Cipher | undefined;
+    if (isEncryptionKey(sharedKey)) {
+      ecb = createCipheriv(key.length === 16 ? 'aes-128-ecb' : 'aes-256-ecb', key, null);
+      ecb.setAutoPadding(false);
+    }
+    derived = { hmacKey: createSecretKey(key), ecb };
+    // Keys of deleted subscriptions must not pile up: past the bound, start afresh.
+    if (derivedKeys.size >= MAX_CACHED_KEYS) derivedKeys.clear();
+    derivedKeys.set(sharedKey, derived);
+  }
+  return derived;
 }
 
 /** AES-ECB with PKCS#7 padding (docs/decisions/0001-event-encryption.md), Base64 for transport (spec 4.1 rule 3). */
 export function encryptMessage(plain: string, sharedKey: string): string {
-  const key = Buffer.from(sharedKey, 'utf8');
-  if (!isEncryptionKey(sharedKey)) throw new Error(`an AES key is 16 or 32 bytes, not ${key.length}`);
-  const cipher = createCipheriv(key.length === 16 ? 'aes-128-ecb' : 'aes-256-ecb', key, null);
-  return Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]).toString('base64');
+  const { ecb } = derive(sharedKey);
+  if (!ecb) throw new Error(`an AES key is 16 or 32 bytes, not ${Buffer.byteLength(sharedKey, 'utf8')}`);
+  const length = Buffer.byteLength(plain, 'utf8');
+  const pad = 16 - (length % 16);
+  const padded = Buffer.alloc(length + pad, pad);
+  padded.write(plain, 0, 'utf8');
+  return ecb.update(padded).toString('base64');
 }
 
 /** Lowercase hex HMAC-SHA512 of the exact MSG sent, keyed with the sharedKey's UTF-8 bytes (COMPAT.md). */
 export function messageHmac(msg: string, sharedKey: string): string {
-  return createHmac('sha512', Buffer.from(sharedKey, 'utf8')).update(msg, 'utf8').digest('hex');
+  return createHmac('sha512', derive(sharedKey).hmacKey).update(msg, 'utf8').digest('hex');
 }
 
 /** Standard Webhooks: `v1,` + Base64 HMAC-SHA256 of `id.timestamp.body`. */
 export function webhookSignature(id: string, timestamp: number, body: string, sharedKey: string): string {
-  const mac = createHmac('sha256', Buffer.from(sharedKey, 'utf8'));
+  const mac = createHmac('sha256', derive(sharedKey).hmacKey);
   return `v1,${mac.update(`${id}.${timestamp}.${body}`, 'utf8').digest('base64')}`;
 }
 

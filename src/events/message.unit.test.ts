@@ -60,3 +60,26 @@ describe('message building', () => {
     expect(() => encryptMessage('{}', 'short')).toThrow();
   });
 });
+
+describe('message building from stored payloads', () => {
+  it.each([
+    {},
+    { Status: 'Complete', SurveyID: 'SV_1', Nested: { a: [1, 'x"y'] } },
+    { BrandID: 'spoofed', Other: 1 },
+    { Text: 'mentions "BrandID" inside' },
+  ])('gives the same MSG from the stored JSON text as from the object (%j)', (payload) => {
+    expect(plainMessage('acme', JSON.stringify(payload))).toBe(plainMessage('acme', payload));
+    expect(JSON.parse(plainMessage('acme', JSON.stringify(payload))).BrandID).toBe('acme');
+  });
+
+  it('encrypts many messages of every padding length under one key, each decrypting on its own', () => {
+    const key = 'k'.repeat(32);
+    for (let length = 0; length <= 40; length++) {
+      const text = 'é'.repeat(length % 3) + 'x'.repeat(length);
+      const msg = encryptMessage(text, key);
+      const decipher = createDecipheriv('aes-256-ecb', Buffer.from(key), null);
+      const plain = Buffer.concat([decipher.update(Buffer.from(msg, 'base64')), decipher.final()]);
+      expect(plain.toString('utf8')).toBe(text);
+    }
+  });
+});

@@ -1,10 +1,22 @@
 import { type Selectable, sql } from 'kysely';
 import { claimDue } from '../db/claim.js';
 import type { Queryable } from '../deps.js';
+import { batchStatement, placeholders } from './batch-sql.js';
 import type { EventDeliveriesTable } from './events.tables.js';
 
 /** The delivery worker's queries: claim, read what to send, record what happened. */
-export type DeliveryRow = Selectable<EventDeliveriesTable>;
+const CLAIMED_COLUMNS = [
+  'id',
+  'organization_id',
+  'subscription_id',
+  'event_id',
+  'attempts',
+  'round_attempts',
+  'lease_until',
+] as const;
+
+/** What a worker needs of a claimed delivery; the rest stays in the database. */
+export type DeliveryRow = Pick<Selectable<EventDeliveriesTable>, (typeof CLAIMED_COLUMNS)[number]>;
 
 export interface DeliveryContext {
   delivery_id: string;
@@ -24,8 +36,25 @@ export function claimDeliveries(
   leaseMs: number,
   limit: number,
 ): Promise<DeliveryRow[]> {
-  return claimDue<DeliveryRow>(db, { table: 'event_deliveries', owner, now, leaseMs, limit });
+  return claimDue<DeliveryRow>(db, {
+    table: 'event_deliveries',
+    owner,
+    now,
+    leaseMs,
+    limit,
+    returning: CLAIMED_COLUMNS,
+  });
 }
+
+const selectContexts = batchStatement<DeliveryContext>(
+  (n) => sql`
+    select d.id as delivery_id, e.id as event_id, e.topic, e.payload, s.publication_url, s.encrypt,
+      s.shared_key, s.status as subscription_status
+    from event_deliveries d
+    join events e on e.id = d.event_id
+    join event_subscriptions s on s.organization_id = d.organization_id and s.id = d.subscription_id
+    where d.id in (${sql.join(placeholders(n))})`,
+);
 
 /** The event and subscription behind each claimed delivery, in one query. */
 export async function loadContexts(
@@ -33,28 +62,11 @@ export async function loadContexts(
   rows: DeliveryRow[],
 ): Promise<Map<string, DeliveryContext>> {
   if (rows.length === 0) return new Map();
-  const found = await db
-    .selectFrom('event_deliveries as d')
-    .innerJoin('events as e', 'e.id', 'd.event_id')
-    .innerJoin('event_subscriptions as s', (join) =>
-      join.onRef('s.organization_id', '=', 'd.organization_id').onRef('s.id', '=', 'd.subscription_id'),
-    )
-    .select([
-      'd.id as delivery_id',
-      'e.id as event_id',
-      'e.topic',
-      'e.payload',
-      's.publication_url',
-      's.encrypt',
-      's.shared_key',
-      's.status as subscription_status',
-    ])
-    .where(
-      'd.id',
-      'in',
-      rows.map((row) => row.id),
-    )
-    .execute();
+  const found = await selectContexts(
+    db,
+    rows.length,
+    rows.map((row) => row.id),
+  );
   return new Map(found.map((context) => [context.delivery_id, context]));
 }
 
@@ -87,27 +99,29 @@ export function recordAttempts(db: Queryable, owner: string, items: RecordedAtte
     // Successes (the usual case) advance in one statement per HTTP status; the rest one by one.
     const successes = items.filter((i) => i.attempt.status === 'delivered');
     const byStatus = new Map<number | null, RecordedAttempt[]>();
-    for (const item of successes)
-      byStatus.set(item.attempt.httpStatus, [...(byStatus.get(item.attempt.httpStatus) ?? []), item]);
+    for (const item of successes) {
+      const group = byStatus.get(item.attempt.httpStatus);
+      if (group) group.push(item);
+      else byStatus.set(item.attempt.httpStatus, [item]);
+    }
     for (const group of byStatus.values()) recorded.push(...(await advanceDelivered(trx, owner, group)));
     for (const item of items.filter((i) => i.attempt.status !== 'delivered'))
       if (await advanceDelivery(trx, owner, item)) recorded.push(item);
     if (recorded.length === 0) return 0;
-    await trx
-      .insertInto('event_delivery_attempts')
-      .values(
-        recorded.map(({ row, attempt }) => ({
-          delivery_id: row.id,
-          attempt: row.attempts + 1,
-          organization_id: row.organization_id,
-          attempted_at: attempt.attemptedAt,
-          http_status: attempt.httpStatus,
-          latency_ms: attempt.latencyMs,
-          error: attempt.error,
-          worker: owner,
-        })),
-      )
-      .execute();
+    await insertAttempts(
+      trx,
+      recorded.length,
+      recorded.flatMap(({ row, attempt }) => [
+        row.id,
+        row.attempts + 1,
+        row.organization_id,
+        attempt.attemptedAt,
+        attempt.httpStatus,
+        attempt.latencyMs,
+        attempt.error,
+        owner,
+      ]),
+    );
     const counted = new Map<string, { row: DeliveryRow; count: number }>();
     for (const { row, attempt } of recorded) {
       if (attempt.status !== 'delivered') continue;
@@ -132,36 +146,41 @@ export function recordAttempts(db: Queryable, owner: string, items: RecordedAtte
   });
 }
 
-/** Marks delivered the rows of a group with one HTTP status, where the lease is still ours. */
+const insertAttempts = batchStatement(
+  (n) => sql`
+    insert into event_delivery_attempts
+      (delivery_id, attempt, organization_id, attempted_at, http_status, latency_ms, error, worker)
+    values ${sql.join(Array.from({ length: n }, () => sql`(${sql.join(placeholders(8))})`))}`,
+);
+
+/**
+ * Marks delivered the rows of a group with one HTTP status, where the lease is still ours. Each row gets
+ * its own attempt time, through one CASE. No `status = 'pending'` test: holding the lease implies it
+ * (claims lease only pending rows, and every way out of pending clears the lease), and with it SQLite's
+ * planner walks the (status, due_at) index over every pending row instead of looking the ids up.
+ */
+const markDelivered = batchStatement<{ id: string }>(
+  (n) => sql`
+    update event_deliveries
+    set status = 'delivered', attempts = attempts + 1, round_attempts = round_attempts + 1,
+      lease_owner = null, lease_until = null, last_http_status = ${null}, last_error = null,
+      delivered_at = case id ${sql.join(
+        Array.from({ length: n }, () => sql`when ${null} then ${null}`),
+        sql` `,
+      )} end
+    where id in (${sql.join(placeholders(n))}) and lease_owner = ${null}
+    returning id`,
+);
+
 async function advanceDelivered(trx: Queryable, owner: string, group: RecordedAttempt[]) {
   const first = group[0];
   if (!first) return [];
-  const updated = await trx
-    .updateTable('event_deliveries')
-    .set((eb) => ({
-      status: 'delivered',
-      attempts: eb('attempts', '+', 1),
-      round_attempts: eb('round_attempts', '+', 1),
-      lease_owner: null,
-      lease_until: null,
-      last_http_status: first.attempt.httpStatus,
-      last_error: null,
-      // Each row's own attempt time, in one CASE written as SQL: the builder's CASE copies itself per
-      // branch, which costs quadratic time for a batch of hundreds.
-      delivered_at: sql<string>`case ${sql.ref('id')} ${sql.join(
-        group.map(({ row, attempt }) => sql`when ${row.id} then ${attempt.attemptedAt}`),
-        sql` `,
-      )} end`,
-    }))
-    .where(
-      'id',
-      'in',
-      group.map((i) => i.row.id),
-    )
-    .where('status', '=', 'pending')
-    .where('lease_owner', '=', owner)
-    .returning('id')
-    .execute();
+  const updated = await markDelivered(trx, group.length, [
+    first.attempt.httpStatus,
+    ...group.flatMap(({ row, attempt }) => [row.id, attempt.attemptedAt]),
+    ...group.map(({ row }) => row.id),
+    owner,
+  ]);
   const ids = new Set(updated.map((u) => u.id));
   return group.filter((i) => ids.has(i.row.id));
 }

@@ -10,8 +10,9 @@ export const newDeliveryId = () => `DL_${randomAlphanumeric(15)}`;
 /**
  * A best-effort nudge for delivery workers in this process (the default `fieldwork serve` runs the API and
  * the workers together): a few milliseconds after an event is recorded, when its transaction has most
- * likely committed, they look for due deliveries instead of waiting for their next poll. Workers in other
- * processes rely on polling alone.
+ * likely committed, they look for due deliveries instead of waiting for their next poll; a commit that
+ * lands later is caught by the looks a nudged worker takes at doubling intervals (delivery-worker.ts).
+ * Workers in other processes rely on polling alone.
  */
 const NUDGE_DELAY_MS = 5;
 const nudgeListeners = new Set<() => void>();
