@@ -22,10 +22,14 @@ import { registerLegacyListRoutes } from './modules/contacts/legacy-lists.routes
 import { registerDirectoryRoutes } from './modules/directories/directories.routes.js';
 import { registerDivisionRoutes } from './modules/divisions/divisions.routes.js';
 import { registerEventSubscriptionRoutes } from './modules/eventsubscriptions/eventsubscriptions.routes.js';
+import { RESPONSE_EXPORT_EXPIRY_JOB, responseExportExpiryJob } from './modules/exports/export-expiry.job.js';
 import { RESPONSE_EXPORT_JOB, responseExportJob } from './modules/exports/response-export.job.js';
 import { registerResponseExportRoutes } from './modules/exports/response-exports.routes.js';
 import { registerGroupRoutes } from './modules/groups/groups.routes.js';
 import { registerOrganizationRoutes } from './modules/organizations/organizations.routes.js';
+import { responseImportJob } from './modules/responseimports/response-import.job.js';
+import { registerResponseImportRoutes } from './modules/responseimports/response-imports.routes.js';
+import { RESPONSE_IMPORT_JOB } from './modules/responseimports/response-imports.service.js';
 import { registerGetResponseRoute, registerResponseRoutes } from './modules/responses/responses.routes.js';
 import { registerSurveyRoutes } from './modules/surveys/surveys.routes.js';
 import { registerUserRoutes } from './modules/users/users.routes.js';
@@ -98,6 +102,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const jobs = new JobRegistry();
   jobs.register(CONTACT_IMPORT_JOB, contactImportJob(deps));
   jobs.register(RESPONSE_EXPORT_JOB, responseExportJob(deps));
+  jobs.register(RESPONSE_EXPORT_EXPIRY_JOB, responseExportExpiryJob(deps));
+  jobs.register(RESPONSE_IMPORT_JOB, responseImportJob(deps));
   workers.add(
     new JobWorker({ ...deps, registry: jobs, log: (message, err) => app.log.error({ err }, message) }),
   );
@@ -121,6 +127,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       await registerSurveyRoutes(api, deps);
       registerResponseRoutes(api, deps);
       registerResponseExportRoutes(api, deps);
+      registerResponseImportRoutes(api, deps);
     },
     { prefix: '/API/v3' },
   );

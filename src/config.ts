@@ -15,6 +15,8 @@ export interface Config {
   datacenter: string;
   role: Role;
   allowPrivateTargets: boolean;
+  /** How long a response export's file is kept after it is written, in hours. */
+  exportRetentionHours: number;
 }
 
 /** A bad setting: its message names the flag or variable, and the CLI prints it on one line. */
@@ -33,6 +35,7 @@ export interface ConfigInput {
   datacenter?: string;
   role?: string;
   allowPrivateTargets?: boolean;
+  exportRetentionHours?: string;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -52,6 +55,12 @@ export function readConfig(input: ConfigInput, env: NodeJS.ProcessEnv = process.
     datacenter: input.datacenter ?? env.FIELDWORK_DATACENTER ?? 'loc1',
     role: pick(input.role ?? env.FIELDWORK_ROLE ?? 'all', ROLES, input.role ? '--role' : 'FIELDWORK_ROLE'),
     allowPrivateTargets: input.allowPrivateTargets ?? envFlag(env, 'FIELDWORK_ALLOW_PRIVATE_TARGETS'),
+    exportRetentionHours: parseHours(
+      input.exportRetentionHours ?? env.FIELDWORK_EXPORT_RETENTION_HOURS ?? '24',
+      input.exportRetentionHours !== undefined
+        ? '--export-retention-hours'
+        : 'FIELDWORK_EXPORT_RETENTION_HOURS',
+    ),
   };
   const databaseUrl = input.databaseUrl ?? env.DATABASE_URL;
   if (databaseUrl) config.databaseUrl = checkDatabaseUrl(databaseUrl);
@@ -74,6 +83,14 @@ function parsePort(value: string, name: string): number {
   if (!/^\d+$/.test(value) || port > 65535)
     throw new ConfigError(`${name} must be a port number 0-65535, got "${value}"`);
   return port;
+}
+
+/** A positive number of hours (fractions allowed), at most ten years. */
+function parseHours(value: string, name: string): number {
+  const hours = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || hours <= 0 || hours > 87_600)
+    throw new ConfigError(`${name} must be a number of hours above 0 (at most 87600), got "${value}"`);
+  return hours;
 }
 
 function pick<T extends string>(value: string, allowed: readonly T[], name: string): T {

@@ -12,6 +12,7 @@ describe('readConfig', () => {
       datacenter: 'loc1',
       role: 'all',
       allowPrivateTargets: false,
+      exportRetentionHours: 24,
     });
   });
 
@@ -21,12 +22,14 @@ describe('readConfig', () => {
       HOST: '0.0.0.0',
       DATABASE_URL: 'postgres://u@h/db',
       FIELDWORK_ALLOW_PRIVATE_TARGETS: '1',
+      FIELDWORK_EXPORT_RETENTION_HOURS: '0.5',
     };
     expect(readConfig({}, env)).toMatchObject({
       port: 9000,
       host: '0.0.0.0',
       databaseUrl: 'postgres://u@h/db',
       allowPrivateTargets: true,
+      exportRetentionHours: 0.5,
     });
     expect(readConfig({ port: '7000' }, env).port).toBe(7000);
   });
@@ -38,6 +41,8 @@ describe('readConfig', () => {
     [{}, { DATABASE_URL: 'sqlite:///x' }, 'DATABASE_URL'],
     [{ tlsCert: '/nope' }, {}, '--tls-cert and --tls-key'],
     [{}, { FIELDWORK_DATACENTER: 'Frankfurt 1' }, 'FIELDWORK_DATACENTER'],
+    [{ exportRetentionHours: '0' }, {}, '--export-retention-hours'],
+    [{}, { FIELDWORK_EXPORT_RETENTION_HOURS: 'a day' }, 'FIELDWORK_EXPORT_RETENTION_HOURS'],
   ])('names the bad setting %j %j', (flags, env, name) => {
     expect(() => readConfig(flags, env)).toThrow(ConfigError);
     expect(() => readConfig(flags, env)).toThrow(name);

@@ -30,6 +30,10 @@ program
     '--allow-private-targets',
     'let webhooks reach private and loopback addresses (env FIELDWORK_ALLOW_PRIVATE_TARGETS=1)',
   )
+  .option(
+    '--export-retention-hours <hours>',
+    'keep response export files this long (env FIELDWORK_EXPORT_RETENTION_HOURS, default 24)',
+  )
   .action(async (flags) => {
     const server = await startServer(readConfig(flags), print);
     closeOnSignals(server, (line) => process.stderr.write(`${line}\n`));

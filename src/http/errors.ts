@@ -59,10 +59,16 @@ export const ERROR_CODES = {
   },
   FW_RSP_1: { status: 404, meaning: 'Response not found (in that survey).' },
   FW_RSP_2: { status: 409, meaning: 'The survey session has already been recorded as a response.' },
-  FW_EXP_1: { status: 404, meaning: 'Response export not found.' },
+  FW_EXP_1: { status: 404, meaning: 'Response export not found, or its file expired (export again).' },
   FW_EXP_2: {
     status: 409,
     meaning: 'The response export is not complete (still in progress, or failed); its file is not available.',
+  },
+  FW_IMP_1: { status: 404, meaning: 'Response import not found.' },
+  FW_IMP_2: {
+    status: 400,
+    meaning:
+      'The import file is not the csv/tsv export layout of the survey (header rows); nothing was imported.',
   },
 } as const satisfies Record<string, { status: number; meaning: string }>;
 

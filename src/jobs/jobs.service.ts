@@ -14,6 +14,8 @@ export interface NewJob {
   payload: unknown;
   /** Written before the first run: what a status call shows until the job reports progress. */
   initialResult?: unknown;
+  /** Not before this time (a job that must wait, such as deleting an export file once it expires). */
+  dueAt?: Date;
 }
 
 /** Queues a job. Call it inside the transaction that makes the work necessary: no commit, no job. */
@@ -29,7 +31,7 @@ export async function enqueueJob(db: Queryable, scope: Scope, job: NewJob, now: 
     result: job.initialResult === undefined ? null : toJson(job.initialResult),
     error: null,
     attempts: 0,
-    due_at: at,
+    due_at: job.dueAt?.toISOString() ?? at,
     lease_until: null,
     lease_owner: null,
     created_at: at,

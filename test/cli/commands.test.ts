@@ -71,6 +71,8 @@ describe('bad settings stop the start with one line that names them', () => {
     [['serve'], { DATABASE_URL: 'mysql://localhost/x' }, 'DATABASE_URL'],
     [['serve'], { FIELDWORK_ALLOW_PRIVATE_TARGETS: 'maybe' }, 'FIELDWORK_ALLOW_PRIVATE_TARGETS'],
     [['serve', '--tls-cert', '/nonexistent.pem'], {}, '--tls-cert'],
+    [['serve', '--export-retention-hours', '0'], {}, '--export-retention-hours'],
+    [['serve'], { FIELDWORK_EXPORT_RETENTION_HOURS: 'forever' }, 'FIELDWORK_EXPORT_RETENTION_HOURS'],
     [['init', '--brand', 'Not A Word'], {}, '--brand'],
   ] as [string[], Record<string, string>, string][])('%j %j', async (args, extraEnv, named) => {
     const result = await runCli(args, { ...env, ...extraEnv });

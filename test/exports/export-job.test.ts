@@ -83,6 +83,7 @@ describe('the response export job', () => {
       rowsTotal: 3,
       fileName: 'Fruit survey.zip',
       contentType: 'application/zip',
+      expiresAt: expect.any(String),
     });
     expect((await stat((job.payload as ExportPayload).file)).size).toBeGreaterThan(0);
   });

@@ -115,7 +115,7 @@ describe('response exports', () => {
       return index;
     };
     expect(names.slice(17)).toEqual(
-      expect.arrayContaining(['fruit', 'fruit_3_TEXT', 'Q2_1', 'comment_TEXT', 'panel']),
+      expect.arrayContaining(['fruit', 'fruit_3_TEXT', 'Q2_1', 'comment', 'panel']),
     );
     expect(col('fruit')).toBeLessThan(col('Q2_1'));
     expect(col('Q2_1')).toBeLessThan(col('panel'));
@@ -132,12 +132,12 @@ describe('response exports', () => {
     expect(data[0]?.[col('fruit')]).toBe('30');
     expect(data[0]?.[col('fruit_3_TEXT')]).toBe('Cherry');
     expect(data[0]?.[col('Q2_1')]).toBe('1');
-    expect(data[0]?.[col('comment_TEXT')]).toBe('Lovely, "really"');
+    expect(data[0]?.[col('comment')]).toBe('Lovely, "really"');
     expect(data[0]?.[col('panel')]).toBe('autumn');
     expect(data[0]?.[col('RecordedDate')]).toBe('2026-03-01 12:00:00');
     expect(data[1]?.[col('fruit')]).toBe('10');
     expect(data[1]?.[col('Q2_1')]).toBe('');
-    expect(data[2]?.[col('comment_TEXT')]).toBe('Third');
+    expect(data[2]?.[col('comment')]).toBe('Third');
   });
 
   it('exports json (current spelling) with labels, limited to a date range and a count', async () => {

@@ -93,7 +93,7 @@ describe('POST /v3/surveys with a QSF file', () => {
       fruit_3_TEXT: { question: 'QID1', choice: 'QID1.choices.3', textEntry: 'true' },
       Q2_1: { question: 'QID2', choice: 'QID2.choices.1' },
       Q4_2: { question: 'QID4', subQuestion: 'QID4.subQuestions.2' },
-      comment_TEXT: { question: 'QID3' },
+      comment: { question: 'QID3', textEntry: 'true' },
       nps_NPS_GROUP: { question: 'QID5' },
     });
     expect(survey.blocks.BL_aaaaaaaaaaaaaa1).toEqual({

@@ -1,18 +1,37 @@
 /**
- * The column layout of a survey's export, from its definition: the fixed metadata columns, one column per
- * value key (in survey order, named by the question's export tag), then the embedded data fields of the
- * flow. csv2013 wraps the same question columns in its V1..V10 and location columns.
+ * The column layout of a survey's export, from its stored definition: the fixed metadata columns (fewer
+ * for an anonymized survey), the columns of every question outside the trash in survey order (named as
+ * question-columns.ts says), then the embedded data fields of the flow. csv2013 wraps the same question
+ * columns in its V1..V10 and location columns and joins header texts with `-`.
  */
 import {
+  blocksOf,
   embeddedFieldsOf,
+  optionsOf,
   type QsfDocument,
   type QsfQuestion,
-  questionsOf,
   recodeOf,
 } from '../surveys/qsf.js';
-import { npsGroup, plainText, type ValueKey, valueKeysOfSurvey } from '../surveys/value-keys.js';
-import type { ExportColumn, ExportFormat, ExportLayout, ValueLabel } from './formats/export-layout.js';
+import { isMultiAnswer } from '../surveys/question-types.js';
+import { npsGroup, plainText, questionsInSurveyOrder, type ValueKey } from '../surveys/value-keys.js';
+import { isEmptyValue } from './formats/cells.js';
+import type {
+  ExportColumn,
+  ExportFormat,
+  ExportLayout,
+  ExportRow,
+  ValueLabel,
+} from './formats/export-layout.js';
 import { currentMetadataColumns, legacyColumns } from './formats/metadata-columns.js';
+import {
+  type ColumnOptions,
+  columnsOfQuestion,
+  type QuestionColumn,
+  questionTitle,
+  SELECTED_CHOICE,
+} from './question-columns.js';
+
+export type { ColumnOptions } from './question-columns.js';
 
 /** Recode → text pairs whose recode is a number (a string recode cannot be a numeric value label). */
 function numericLabels(
@@ -43,41 +62,78 @@ function valueLabelsOf(question: QsfQuestion, key: ValueKey): ValueLabel[] | und
       return [{ value: 1, label: plainText(text ?? '1') }];
     }
     case 'npsGroup':
-      return [1, 5, 9].map((score) => ({ value: npsGroup(score).value, label: npsGroup(score).label }));
+      return [0, 7, 9].map((score) => ({ value: npsGroup(score).value, label: npsGroup(score).label }));
     default:
       return undefined;
   }
 }
 
-/** One question column: `QID2_1` of a question tagged `Q2` is named `Q2_1`. */
-export function questionColumn(question: QsfQuestion, key: ValueKey): ExportColumn {
-  const suffix = key.key.slice(question.QuestionID.length);
-  const tag = question.DataExportTag || question.QuestionID;
-  // The real files give a multi-answer choice the question's ImportId and the choice id.
-  const importId =
-    key.kind === 'selected' && key.answerId === undefined && key.column === undefined
-      ? { ImportId: question.QuestionID, choiceId: key.choiceId as string }
-      : { ImportId: key.key };
-  const numeric = key.kind !== 'text';
+/**
+ * A joined set holds the chosen recodes joined by `,`: at most all of them. Its key is in no stored
+ * response, so this bound is its .sav width (string-widths.ts keeps it).
+ */
+function joinedSetBytes(question: QsfQuestion): number {
+  const recodes = question.ChoiceOrder.map((id) => Buffer.byteLength(String(recodeOf(question, id))));
+  return recodes.reduce((sum, bytes) => sum + bytes, Math.max(0, recodes.length - 1));
+}
+
+/** Types and labels of a column: display orders are positions, a joined set is text. */
+function typed(question: QsfQuestion, column: QuestionColumn): Partial<ExportColumn> {
+  const key = column.valueKey;
+  if (!key)
+    return column.derived === 'displayOrder'
+      ? { type: 'numeric', decimals: 0 }
+      : { type: 'string', maxBytes: joinedSetBytes(question) };
+  if (key.kind === 'text') return { type: 'string' };
   const valueLabels = valueLabelsOf(question, key);
   return {
-    key: key.key,
-    name: `${tag}${suffix}`,
-    text: key.description,
-    importId,
-    kind: 'question',
-    type: numeric ? 'numeric' : 'string',
+    type: 'numeric',
     ...(valueLabels && valueLabels.length > 0 ? { valueLabels } : {}),
-    ...(numeric ? { decimals: key.kind === 'number' ? 2 : 0 } : {}),
+    decimals: key.kind === 'number' ? 2 : 0,
+    // The real .sav labels a multi-answer choice "<question> <choice>" (README "SPSS").
+    ...(key.kind === 'selected' && key.answerId === undefined && key.column === undefined
+      ? { spssLabel: `${questionTitle(question)} ${column.parts.at(-1)}` }
+      : {}),
   };
 }
 
-export function questionColumns(doc: QsfDocument): ExportColumn[] {
-  const byId = new Map(questionsOf(doc).map((q) => [q.QuestionID, q]));
-  return valueKeysOfSurvey(doc).flatMap((key) => {
-    const question = byId.get(key.questionId);
-    return question ? [questionColumn(question, key)] : [];
-  });
+function exportColumn(question: QsfQuestion, column: QuestionColumn, legacy: boolean): ExportColumn {
+  // csv2013 predates the "Selected Choice" wording and joins with a bare dash.
+  const text = legacy
+    ? column.parts.filter((p) => p !== SELECTED_CHOICE).join('-')
+    : column.parts.join(' - ');
+  return {
+    key: column.key,
+    name: column.name,
+    text,
+    importId: column.importId,
+    kind: 'question',
+    type: 'string',
+    ...typed(question, column),
+  };
+}
+
+/** Questions the export shows: those of the survey's blocks, but not of the trash (README: QID3, QID11). */
+export function exportedQuestions(doc: QsfDocument): QsfQuestion[] {
+  const ids = (trash: boolean) =>
+    new Set(
+      blocksOf(doc)
+        .filter((b) => (b.Type === 'Trash') === trash)
+        .flatMap((b) => b.BlockElements.map((e) => e.QuestionID)),
+    );
+  const placed = ids(false);
+  const trashed = ids(true);
+  return questionsInSurveyOrder(doc).filter((q) => placed.has(q.QuestionID) || !trashed.has(q.QuestionID));
+}
+
+export function questionColumns(
+  doc: QsfDocument,
+  options: ColumnOptions = {},
+  legacy = false,
+): ExportColumn[] {
+  return exportedQuestions(doc).flatMap((question) =>
+    columnsOfQuestion(question, options).map((column) => exportColumn(question, column, legacy)),
+  );
 }
 
 export function embeddedColumns(doc: QsfDocument): ExportColumn[] {
@@ -91,10 +147,62 @@ export function embeddedColumns(doc: QsfDocument): ExportColumn[] {
   }));
 }
 
+/** Survey option "Anonymize responses": no IP address, recipient, reference or location (README). */
+export function isAnonymized(doc: QsfDocument): boolean {
+  const value = optionsOf(doc).AnonymizeResponse;
+  return value === true || (typeof value === 'string' && /^(yes|true|1|on)$/i.test(value));
+}
+
+/**
+ * With `breakoutSets: false`, fills each joined multi-answer column (`QID4`) from the row's per-choice
+ * values (`QID4_1`, `QID4_3`): the chosen recodes, and their labels, which the writers join with `,`.
+ */
+export function joinSets(
+  doc: QsfDocument,
+  options: ColumnOptions,
+): ((row: ExportRow) => ExportRow) | undefined {
+  if (options.breakoutSets !== false) return undefined;
+  const questions = exportedQuestions(doc).filter((q) => q.QuestionType === 'MC' && isMultiAnswer(q));
+  if (questions.length === 0) return undefined;
+  return (row) => {
+    const values = { ...row.values };
+    const labels = { ...row.labels };
+    for (const q of questions) {
+      if (values[q.QuestionID] !== undefined) continue;
+      const chosen = q.ChoiceOrder.filter((id) => !isEmptyValue(row.values[`${q.QuestionID}_${id}`]));
+      values[q.QuestionID] = chosen.map((id) => recodeOf(q, id));
+      labels[q.QuestionID] = chosen.map((id) => {
+        const label = row.labels?.[`${q.QuestionID}_${id}`];
+        return typeof label === 'string' ? label : plainText(q.Choices[id]?.Display ?? id);
+      });
+    }
+    return { ...row, values, labels };
+  };
+}
+
 /** The layout of an export of the survey in `format`. */
-export function exportLayout(doc: QsfDocument, format: ExportFormat): ExportLayout {
-  const questions = questionColumns(doc);
+export function exportLayout(
+  doc: QsfDocument,
+  format: ExportFormat,
+  options: ColumnOptions = {},
+): ExportLayout {
+  const legacy = format === 'csv2013';
+  const questions = questionColumns(doc, options, legacy);
   const embedded = embeddedColumns(doc);
-  if (format === 'csv2013') return { columns: legacyColumns([...questions, ...embedded]) };
-  return { columns: [...currentMetadataColumns(), ...questions, ...embedded] };
+  if (legacy) return { columns: legacyColumns([...questions, ...embedded]) };
+  const metadata = currentMetadataColumns({ anonymized: isAnonymized(doc) });
+  return { columns: [...metadata, ...questions, ...embedded] };
+}
+
+/** The layout options of an export request (the real API's `includeDisplayOrder`, `breakoutSets`). */
+export function columnOptionsOf(request: {
+  includeDisplayOrder?: boolean;
+  breakoutSets?: boolean;
+}): ColumnOptions {
+  return {
+    ...(request.includeDisplayOrder !== undefined
+      ? { includeDisplayOrder: request.includeDisplayOrder }
+      : {}),
+    ...(request.breakoutSets !== undefined ? { breakoutSets: request.breakoutSets } : {}),
+  };
 }

@@ -2,14 +2,26 @@ import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { fromJson } from '../../db/json.js';
 import type { Deps } from '../../deps.js';
+import type { Scope } from '../../http/principal.js';
 import { type JobContext, JobFailure, type JobHandler, type RunningJob } from '../../jobs/job-runner.js';
-import type { ResponseRow } from '../responses/responses.store.js';
 import type { QsfDocument } from '../surveys/qsf.js';
 import { findSurveyInScope } from '../surveys/surveys.service.js';
-import { exportLayout } from './export-columns.js';
+import { type ColumnOptions, exportLayout, joinSets } from './export-columns.js';
+import { expiryTime, scheduleExportExpiry } from './export-expiry.job.js';
+import { type ColumnSelection, selectColumns } from './export-selection.js';
 import { writeExportArchive } from './formats/export-archive.js';
 import type { ExportFormat, ExportRow, ExportValue, FormatOptions } from './formats/export-layout.js';
-import { countExportResponses, streamExportResponses } from './response-exports.store.js';
+import { LEGACY_DEFAULTS } from './formats/metadata-columns.js';
+import { inProgressRows } from './in-progress-rows.js';
+import {
+  countExportResponses,
+  countOpenSessions,
+  type ExportFilter,
+  type ExportParts,
+  type ExportResponseRow,
+  streamExportResponses,
+} from './response-exports.store.js';
+import { fitStringWidths } from './string-widths.js';
 
 export const RESPONSE_EXPORT_JOB = 'responseExport';
 
@@ -27,6 +39,18 @@ export interface ExportPayload {
   to?: string;
   limit?: number;
   options: FormatOptions;
+  /** Layout options: display-order columns, multi-answer breakout (export-columns.ts). */
+  columns?: ColumnOptions;
+  /** Only the selected columns (export-selection.ts). */
+  selection?: ColumnSelection;
+  /** The open sessions (responses in progress) instead of the recorded responses. */
+  inProgress?: boolean;
+  /** Only these responses (`responseIds`). */
+  responseIds?: string[];
+  /** Continuing an earlier export: only responses after this recorded-order position. */
+  afterSeq?: number;
+  /** Set when the export offers a continuation token (continuation.ts). */
+  continuation?: { secret: string };
 }
 
 /** The job's progress while it runs, and its result once complete (with the file). */
@@ -36,6 +60,10 @@ export interface ExportProgress {
   fileName?: string;
   contentType?: string;
   truncatedValues?: number;
+  /** Recorded-order position of the last response written (or where it started): the next token's start. */
+  lastSeq?: number;
+  /** When the file is deleted (ISO 8601); the export then answers "expired" (export-expiry.job.ts). */
+  expiresAt?: string;
 }
 
 /**
@@ -48,18 +76,37 @@ export function responseExportJob(deps: Deps, options: { checkpointRows?: number
   return { run: (job, context) => runExport(deps, job, context, every) };
 }
 
-function toExportRow(row: ResponseRow, format: ExportFormat): ExportRow {
-  const values = fromJson<Record<string, ExportValue>>(row.values);
+function withLegacyDefaults(values: Record<string, ExportValue>, format: ExportFormat) {
   if (format === 'csv2013') {
-    values.responseSet ??= 'Default Response Set';
-    values.recipientName ??= 'Anonymous';
+    values.responseSet ??= LEGACY_DEFAULTS.responseSet;
+    values.recipientName ??= LEGACY_DEFAULTS.recipientName;
   }
+  return values;
+}
+
+/** The JSON columns a format reads besides `values`: reading and parsing them all was a third of a csv export. */
+function rowParts(format: ExportFormat, options: FormatOptions): ExportParts {
+  const json = format === 'json' || format === 'ndjson';
+  return {
+    labels: json || (options.useLabels === true && format !== 'spss'),
+    displayedFields: json || options.seenUnansweredRecode !== undefined,
+    displayedValues: json,
+  };
+}
+
+/** Parses what was read (see rowParts); json copies the displayed fields and values as stored. */
+function toExportRow(row: ExportResponseRow, format: ExportFormat, options: FormatOptions): ExportRow {
+  const values = withLegacyDefaults(fromJson<Record<string, ExportValue>>(row.values), format);
+  const parsed = <T>(text: string | undefined) => (text === undefined ? undefined : fromJson<T>(text));
+  const { displayed_fields: fields, displayed_values: shown } = row;
+  const raw = (format === 'json' || format === 'ndjson') && fields !== undefined && shown !== undefined;
   return {
     responseId: row.id,
     values,
-    labels: fromJson<Record<string, string>>(row.labels),
-    displayedFields: fromJson<string[]>(row.displayed_fields),
-    displayedValues: fromJson<Record<string, unknown>>(row.displayed_values),
+    labels: parsed<Record<string, string>>(row.labels),
+    displayedFields: raw && options.seenUnansweredRecode === undefined ? undefined : parsed<string[]>(fields),
+    displayedValues: raw ? undefined : parsed<Record<string, unknown>>(shown),
+    displayedJson: raw ? { fields, values: shown } : undefined,
   };
 }
 
@@ -73,18 +120,30 @@ async function runExport(
   const scope = { organizationId: job.organizationId };
   const survey = await findSurveyInScope(deps.db, scope, payload.surveyId);
   if (!survey) throw new JobFailure('The survey was deleted.');
-  const layout = exportLayout(fromJson<QsfDocument>(survey.definition), payload.format);
-  const filter = { surveyId: payload.surveyId, from: payload.from, to: payload.to };
-  const counted = await countExportResponses(deps.db, scope, filter);
-  const rowsTotal = payload.limit === undefined ? counted : Math.min(counted, payload.limit);
+  const doc = fromJson<QsfDocument>(survey.definition);
+  const layout = selectColumns(
+    exportLayout(doc, payload.format, payload.columns),
+    doc,
+    payload.selection ?? {},
+  );
+  const join = joinSets(doc, payload.columns ?? {});
+  const { from, to, afterSeq, responseIds } = payload;
+  const filter = { surveyId: payload.surveyId, from, to, afterSeq, responseIds };
+  // The pre-pass measures recorded responses; sessions in progress keep the default width.
+  if (payload.format === 'spss' && !payload.inProgress)
+    await fitStringWidths(deps.db, scope, layout, { filter, ...payload });
+  const source = await openSource(deps, scope, filter, payload, context.now());
+  const rowsTotal = payload.limit === undefined ? source.total : Math.min(source.total, payload.limit);
   let rowsWritten = 0;
+  let lastSeq = afterSeq ?? 0;
   await context.checkpoint(deps.db, 0, { rowsWritten, rowsTotal } satisfies ExportProgress);
 
   async function* rows(): AsyncGenerator<ExportRow> {
-    for await (const row of streamExportResponses(deps.db, scope, filter)) {
+    for await (const { row, seq } of source.rows) {
       if (rowsWritten >= rowsTotal) return;
-      yield toExportRow(row, payload.format);
+      yield join ? join(row) : row;
       rowsWritten++;
+      lastSeq = seq ?? lastSeq;
       if (rowsWritten % checkpointRows === 0) {
         const percent = Math.min(99, Math.floor((100 * rowsWritten) / Math.max(rowsTotal, 1)));
         await context.checkpoint(deps.db, percent, { rowsWritten, rowsTotal } satisfies ExportProgress);
@@ -103,12 +162,16 @@ async function runExport(
       destination: createWriteStream(payload.file),
       modified: context.now(),
     });
+    const expiresAt = expiryTime(deps, context.now());
+    await scheduleExportExpiry(deps.db, scope, job.id, expiresAt, context.now());
     return {
       rowsWritten,
       rowsTotal,
       fileName: result.fileName,
       contentType: result.contentType,
       ...(result.truncatedValues ? { truncatedValues: result.truncatedValues } : {}),
+      ...(payload.continuation ? { lastSeq } : {}),
+      expiresAt: expiresAt.toISOString(),
     };
   } catch (error) {
     await rm(payload.file, { force: true });
@@ -116,4 +179,37 @@ async function runExport(
       throw new JobFailure(`The export could not be written: ${error.message}`);
     throw error;
   }
+}
+
+interface SourceRow {
+  row: ExportRow;
+  /** Recorded-order position (recorded responses only). */
+  seq?: number;
+}
+
+/** What the export writes: the recorded responses in recorded order, or the sessions in progress. */
+async function openSource(
+  deps: Deps,
+  scope: Scope,
+  filter: ExportFilter,
+  payload: ExportPayload,
+  now: Date,
+): Promise<{ total: number; rows: AsyncIterable<SourceRow> }> {
+  if (payload.inProgress) {
+    const sessions = await inProgressRows(deps.db, scope, filter, now);
+    if (!sessions) throw new JobFailure('The survey was deleted.');
+    const rows = async function* () {
+      for await (const row of sessions) {
+        withLegacyDefaults(row.values as Record<string, ExportValue>, payload.format);
+        yield { row };
+      }
+    };
+    return { total: await countOpenSessions(deps.db, scope, filter), rows: rows() };
+  }
+  const parts = rowParts(payload.format, payload.options);
+  const rows = async function* () {
+    for await (const row of streamExportResponses(deps.db, scope, filter, undefined, parts))
+      yield { row: toExportRow(row, payload.format, payload.options), seq: row.seq };
+  };
+  return { total: await countExportResponses(deps.db, scope, filter), rows: rows() };
 }

@@ -13,6 +13,8 @@ import * as service from './response-exports.service.js';
 
 const tags = ['Response exports'];
 const Id = Type.String({ minLength: 1, maxLength: 100 });
+const Ids = (description: string) =>
+  Type.Array(Type.String({ maxLength: 200 }), { maxItems: 10_000, description });
 
 const options = {
   format: Type.String({ description: `One of ${EXPORT_FORMATS.join(', ')}.` }),
@@ -25,11 +27,41 @@ const options = {
   seenUnansweredRecode: Type.Optional(Type.Union([Type.Integer(), Type.String()])),
   formatDecimalAsComma: Type.Optional(Type.Boolean()),
   newlineReplacement: Type.Optional(Type.String()),
+  includeDisplayOrder: Type.Optional(Type.Boolean({ description: 'Display-order columns (_DO_, _ADO_).' })),
+  breakoutSets: Type.Optional(Type.Boolean({ description: 'false: one column per multi-answer question.' })),
+  decimalSeparator: Type.Optional(Type.String({ description: '"." or ","; "," is formatDecimalAsComma.' })),
+  questionIds: Type.Optional(Ids('Only these questions’ columns (QIDs).')),
+  embeddedDataIds: Type.Optional(Ids('Only these embedded data fields.')),
+  surveyMetadataIds: Type.Optional(Ids('Only these metadata columns (startDate, _recordId, …).')),
+  exportResponsesInProgress: Type.Optional(
+    Type.Boolean({ description: 'The responses in progress instead of the recorded ones.' }),
+  ),
+  allowContinuation: Type.Optional(
+    Type.Boolean({ description: 'The complete export offers a continuationToken.' }),
+  ),
+  responseIds: Type.Optional(
+    Type.Array(Type.String({ maxLength: 100 }), {
+      minItems: 1,
+      maxItems: 10_000,
+      description: 'Only these responses (R_…; FS_… with exportResponsesInProgress).',
+    }),
+  ),
+  continuationToken: Type.Optional(
+    Type.String({ maxLength: 200, description: 'Only responses recorded after that earlier export.' }),
+  ),
+};
+
+/** Shared by both spellings' progress answers; `expired` once the file was deleted (docs/exports.md). */
+const statusFields = {
+  percentComplete: Type.Number(),
+  status: Type.String(),
+  continuationToken: Type.Optional(Type.String()),
+  expiresAt: Type.Optional(Type.String({ description: 'When the file is deleted (ISO 8601).' })),
+  expired: Type.Optional(Type.Boolean()),
 };
 
 const LegacyStatusSchema = Type.Object({
-  percentComplete: Type.Number(),
-  status: Type.String(),
+  ...statusFields,
   file: Type.Optional(Type.String({ description: 'Absolute URL of the file once complete.' })),
 });
 const CurrentStartSchema = Type.Object({
@@ -38,8 +70,7 @@ const CurrentStartSchema = Type.Object({
   status: Type.String(),
 });
 const CurrentStatusSchema = Type.Object({
-  percentComplete: Type.Number(),
-  status: Type.String(),
+  ...statusFields,
   fileId: Type.Optional(Type.String()),
 });
 
@@ -88,8 +119,7 @@ export function registerResponseExportRoutes(app: App, deps: Deps): void {
     async (request) => {
       const job = await service.getExport(deps, request.principal, request.params.exportId);
       return ok(request, {
-        percentComplete: job.percentComplete,
-        status: job.status,
+        ...service.presentExportStatus(job, deps.clock.now()),
         ...(job.status === 'complete' ? { file: fileUrl(request, job.id) } : {}),
       });
     },
@@ -144,8 +174,7 @@ export function registerResponseExportRoutes(app: App, deps: Deps): void {
         surveyId,
       );
       return ok(request, {
-        percentComplete: job.percentComplete,
-        status: job.status,
+        ...service.presentExportStatus(job, deps.clock.now()),
         ...(job.status === 'complete' ? { fileId: job.id } : {}),
       });
     },

@@ -1,55 +1,30 @@
 import { join } from 'node:path';
 import { isoSeconds } from '../../clock.js';
+import { fromJson } from '../../db/json.js';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../http/errors.js';
 import { newId } from '../../http/ids.js';
 import type { Principal } from '../../http/principal.js';
 import { jobFilesDirectory } from '../../jobs/job-files.js';
 import { enqueueJob, getJob, type JobView, notifyJobQueued } from '../../jobs/jobs.service.js';
+import type { QsfDocument } from '../surveys/qsf.js';
 import {
   accessibleSurvey,
   findSurveyHeaderInScope,
   requireSurveyAccess,
 } from '../surveys/surveys.service.js';
+import { newContinuationSecret, resumePoint, tokenOf } from './continuation.js';
+import { columnOptionsOf } from './export-columns.js';
+import { isExpired } from './export-expiry.job.js';
+import { checkExportRequest, type ExportOptionsRequest } from './export-request.js';
+import { checkColumnSelection } from './export-selection.js';
 import { exportFileName } from './formats/export-archive.js';
-import { EXPORT_FORMATS, type ExportFormat, type FormatOptions } from './formats/export-layout.js';
 import { type ExportPayload, type ExportProgress, RESPONSE_EXPORT_JOB } from './response-export.job.js';
 
 /** What a caller may ask of an export (both spellings of the API take the same options). */
-export interface ExportRequest {
-  format: string;
-  useLabels?: boolean;
-  startDate?: string;
-  endDate?: string;
-  limit?: number;
-  compress?: boolean;
-  timeZone?: string;
-  seenUnansweredRecode?: number | string;
-  formatDecimalAsComma?: boolean;
-  newlineReplacement?: string;
-}
-
-function checkFormat(format: string): ExportFormat {
-  if (!(EXPORT_FORMATS as readonly string[]).includes(format))
-    throw ApiError.invalid('format', `must be one of ${EXPORT_FORMATS.join(', ')}`);
-  return format as ExportFormat;
-}
-
-function checkDate(field: string, value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) throw ApiError.invalid(field, 'must be an ISO 8601 date and time');
-  return isoSeconds(date);
-}
-
-function checkTimeZone(timeZone: string | undefined): string | undefined {
-  if (timeZone === undefined) return undefined;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone });
-  } catch {
-    throw ApiError.invalid('timeZone', 'must be an IANA time zone (America/Denver)');
-  }
-  return timeZone;
+export interface ExportRequest extends ExportOptionsRequest {
+  includeDisplayOrder?: boolean;
+  breakoutSets?: boolean;
 }
 
 /** Checks the request, then queues the export job; answers the export id (`ES_`). */
@@ -59,25 +34,16 @@ export async function startExport(
   surveyId: string,
   request: ExportRequest,
 ): Promise<string> {
-  const format = checkFormat(request.format);
-  const from = checkDate('startDate', request.startDate);
-  const to = checkDate('endDate', request.endDate);
-  const timeZone = checkTimeZone(request.timeZone);
-  await accessibleSurvey(deps.db, principal, surveyId);
+  const { format, from, to, options } = checkExportRequest(request);
+  const survey = await accessibleSurvey(deps.db, principal, surveyId);
+  const selection = checkColumnSelection(fromJson<QsfDocument>(survey.definition), request);
+  const token = request.continuationToken;
+  const afterSeq = token === undefined ? undefined : await resumePoint(deps, principal, surveyId, token);
+  // A continued export offers the next token unless told not to.
+  const continues = request.allowContinuation ?? token !== undefined;
   const id = newId('ES');
   const compress = request.compress !== false;
   const dir = await jobFilesDirectory(deps.config.dataDir);
-  const options: FormatOptions = {
-    ...(request.useLabels !== undefined ? { useLabels: request.useLabels } : {}),
-    ...(timeZone !== undefined ? { timeZone } : {}),
-    ...(request.seenUnansweredRecode !== undefined
-      ? { seenUnansweredRecode: request.seenUnansweredRecode }
-      : {}),
-    ...(request.formatDecimalAsComma !== undefined
-      ? { formatDecimalAsComma: request.formatDecimalAsComma }
-      : {}),
-    ...(request.newlineReplacement !== undefined ? { newlineReplacement: request.newlineReplacement } : {}),
-  };
   const payload: ExportPayload = {
     surveyId,
     format,
@@ -87,6 +53,12 @@ export async function startExport(
     ...(to !== undefined ? { to } : {}),
     ...(request.limit !== undefined ? { limit: request.limit } : {}),
     options,
+    columns: columnOptionsOf(request),
+    selection,
+    ...(request.exportResponsesInProgress ? { inProgress: true } : {}),
+    ...(request.responseIds !== undefined ? { responseIds: [...new Set(request.responseIds)] } : {}),
+    ...(afterSeq !== undefined ? { afterSeq } : {}),
+    ...(continues ? { continuation: { secret: newContinuationSecret() } } : {}),
   };
   const initialResult: ExportProgress = { rowsWritten: 0, rowsTotal: 0 };
   await enqueueJob(
@@ -119,6 +91,31 @@ export async function getExport(
   return job;
 }
 
+/** What both spellings' progress answers share; each adds its own `file` / `fileId`. */
+export interface ExportStatus {
+  percentComplete: number;
+  status: JobView<ExportProgress>['status'];
+  continuationToken?: string;
+  expiresAt?: string;
+  expired?: boolean;
+}
+
+/**
+ * A complete export stays `complete` once its file has expired (clients poll for that word), and says
+ * `expired: true`; its file then answers 404 FW_EXP_1.
+ */
+export function presentExportStatus(job: JobView<ExportProgress>, now: Date): ExportStatus {
+  const status: ExportStatus = { percentComplete: job.percentComplete, status: job.status };
+  if (job.status !== 'complete') return status;
+  const token = tokenOf(job.id, job.payload as ExportPayload, job.result);
+  if (token) status.continuationToken = token;
+  if (job.result?.expiresAt) {
+    status.expiresAt = isoSeconds(new Date(job.result.expiresAt));
+    status.expired = isExpired(job.result, now);
+  }
+  return status;
+}
+
 export interface ExportFile {
   path: string;
   fileName: string;
@@ -137,6 +134,8 @@ export async function exportFile(
     const why = job.status === 'failed' ? `failed: ${job.errorMessage}` : 'is not complete yet';
     throw ApiError.of('FW_EXP_2', `Response export ${exportId} ${why}`);
   }
+  if (isExpired(job.result, deps.clock.now()))
+    throw ApiError.of('FW_EXP_1', `Response export ${exportId} expired; export again.`);
   return {
     path: (job.payload as ExportPayload).file,
     fileName: job.result.fileName,

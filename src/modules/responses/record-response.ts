@@ -20,7 +20,7 @@ import {
   RESPONSE_EVENT_CONTEXT_MAX,
   withDerivedAnswers,
 } from './response-values.js';
-import { findResponseIdBySession, insertResponse } from './responses.store.js';
+import { findResponseIdBySession, insertResponse, listResponseOwners } from './responses.store.js';
 
 export interface CompletedResponseInput {
   surveyId: string;
@@ -54,6 +54,15 @@ export interface CompletedResponseInput {
   displayedFields?: string[];
   /** Per key, the values the respondent was offered; defaults to every choice of the answered keys. */
   displayedValues?: Record<string, AnswerValue[]>;
+  /** Response imports: the response's own id (checked free by the caller) and recorded date, kept. */
+  responseId?: string;
+  recordedDate?: Date;
+  /** Response imports: seconds as the file says; default end − start. */
+  duration?: number;
+  /** Response imports: values kept as given beside the answers (locationLatitude, recipientEmail, display orders QID6_DO_1 …). */
+  extraMetadata?: Record<string, AnswerValue>;
+  /** Default true. Imports emit none: nobody completed the survey now (docs/exports.md "Response imports"). */
+  emitEvent?: boolean;
 }
 
 export interface RecordedResponse {
@@ -108,7 +117,7 @@ export async function recordForSurvey(
   if (input.sessionId && (await findResponseIdBySession(trx, input.sessionId)))
     throw ApiError.of('FW_RSP_2', `Session ${input.sessionId} has already been recorded.`);
 
-  const responseId = newId('R');
+  const responseId = input.responseId ?? newId('R');
   const now = input.now;
   const start = input.startDate ?? now;
   const end = input.endDate ?? now;
@@ -121,14 +130,15 @@ export async function recordForSurvey(
     status,
     ipAddress: input.ipAddress ?? null,
     progress: input.progress ?? 100,
-    duration: Math.max(0, Math.round((end.getTime() - start.getTime()) / 1000)),
+    duration: input.duration ?? Math.max(0, Math.round((end.getTime() - start.getTime()) / 1000)),
     finished: finished ? 1 : 0,
-    recordedDate: isoSeconds(now),
+    recordedDate: isoSeconds(input.recordedDate ?? now),
     _recordId: responseId,
     locationLatitude: null,
     locationLongitude: null,
     distributionChannel: input.distributionChannel ?? 'anonymous',
     userLanguage: input.userLanguage ?? null,
+    ...input.extraMetadata,
   };
   const values = { ...metadata, ...answers, ...embedded };
   const seq = await moveResponseCounts(
@@ -162,9 +172,10 @@ export async function recordForSurvey(
     displayed_fields: toJson(input.displayedFields ?? Object.keys(answers)),
     displayed_values: toJson(input.displayedValues ?? displayedValuesOf(survey, Object.keys(answers))),
     embedded_data: toJson(embedded),
-    updated_at: metadata.recordedDate,
+    updated_at: isoSeconds(now),
   });
   const quotas = await countTowardsQuotas(trx, scope, survey, values, 1);
+  if (input.emitEvent === false) return { responseId, quotas };
   await recordEvent(
     trx,
     scope,
@@ -194,4 +205,20 @@ export function cutResponseEventContext(embeddedData: Record<string, string>): R
     ...embeddedData,
     [RESPONSE_EVENT_CONTEXT]: [...context].slice(0, RESPONSE_EVENT_CONTEXT_MAX).join(''),
   };
+}
+
+/**
+ * For response imports: which of `ids` are taken, and where — `survey` (already in this survey, so an
+ * import skips the row) or `elsewhere` (another survey or organisation: the import gives a new id).
+ */
+export async function responseIdsInUse(
+  db: Queryable,
+  scope: Scope,
+  surveyId: string,
+  ids: readonly string[],
+): Promise<Map<string, 'survey' | 'elsewhere'>> {
+  const rows = ids.length === 0 ? [] : await listResponseOwners(db, ids);
+  const here = (row: { organization_id: string; survey_id: string }) =>
+    row.organization_id === scope.organizationId && row.survey_id === surveyId;
+  return new Map(rows.map((row) => [row.id, here(row) ? 'survey' : 'elsewhere']));
 }

@@ -131,12 +131,18 @@ export function labelsOf(survey: Survey, values: Record<string, unknown>): Recor
   return labels;
 }
 
+/** A choice's text in labels: its variable naming when the author set one, as the real exports write it. */
+function choiceLabel(question: QsfQuestion, id: string | undefined, fallback: string): string {
+  const naming = (question.VariableNaming as Record<string, unknown> | undefined)?.[id ?? ''];
+  return plainText(typeof naming === 'string' ? naming : (question.Choices[id ?? '']?.Display ?? fallback));
+}
+
 function labelOf(survey: Survey, key: ValueKey, value: unknown): string {
   const question = survey.questions.get(key.questionId) as QsfQuestion;
   switch (key.kind) {
     case 'choice': {
       const id = choiceWithRecode(question, question.ChoiceOrder, value as AnswerValue);
-      return plainText(question.Choices[id ?? '']?.Display ?? String(value));
+      return choiceLabel(question, id, String(value));
     }
     case 'scale': {
       const owner = scaleOwner(question, key);
@@ -148,7 +154,7 @@ function labelOf(survey: Survey, key: ValueKey, value: unknown): string {
         const owner = scaleOwner(question, key);
         return plainText(owner.Answers[key.answerId]?.Display ?? key.answerId);
       }
-      return plainText(question.Choices[key.choiceId ?? '']?.Display ?? String(value));
+      return choiceLabel(question, key.choiceId, String(value));
     }
     case 'npsGroup':
       return NPS_GROUP_LABELS[Number(value)] ?? String(value);

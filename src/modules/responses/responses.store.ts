@@ -22,6 +22,15 @@ export function findResponse(
     .executeTakeFirst();
 }
 
+/** Which of these ids exist, in any organisation (ids are unique across all): for response imports. */
+export function listResponseOwners(db: Queryable, ids: readonly string[]) {
+  return db
+    .selectFrom('responses')
+    .select(['id', 'organization_id', 'survey_id'])
+    .where('id', 'in', ids)
+    .execute();
+}
+
 export async function findResponseIdBySession(db: Queryable, sessionId: string): Promise<string | undefined> {
   const row = await db
     .selectFrom('responses')

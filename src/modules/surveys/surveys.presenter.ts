@@ -1,3 +1,5 @@
+import { exportedQuestions } from '../exports/export-columns.js';
+import { columnsOfQuestion } from '../exports/question-columns.js';
 import {
   blocksOf,
   embeddedFieldsOf,
@@ -169,16 +171,16 @@ function presentFlowNode(node: QsfFlowNode): FlowNodeRecord {
 }
 
 /**
- * Export column name (DataExportTag-based, as in exports' first header row) → where its value comes from,
- * in the real record's form: `{question, choice?: "QID2.choices.3", subQuestion?, textEntry?}`.
+ * Export column name (the first header row of a csv export, named by the export's own rule) → where its
+ * value comes from, in the real record's form: `{question, choice?: "QID2.choices.3", subQuestion?,
+ * textEntry?}`.
  */
 function exportColumnMap(doc: QsfDocument): Record<string, Record<string, string>> {
   const map: Record<string, Record<string, string>> = {};
-  for (const element of doc.SurveyElements.filter((e) => e.Element === 'SQ')) {
-    const question = element.Payload as QsfQuestion;
+  for (const question of exportedQuestions(doc)) {
     const matrix = question.QuestionType === 'Matrix' || question.QuestionType === 'SBS';
-    for (const key of valueKeysOf(question)) {
-      const column = question.DataExportTag + key.key.slice(question.QuestionID.length);
+    for (const { name, valueKey: key } of columnsOfQuestion(question)) {
+      if (!key) continue;
       const entry: Record<string, string> = { question: question.QuestionID };
       if (key.choiceId !== undefined) {
         entry[matrix ? 'subQuestion' : 'choice'] =
@@ -186,7 +188,7 @@ function exportColumnMap(doc: QsfDocument): Record<string, Record<string, string
       }
       if (key.answerId !== undefined) entry.choice = `${question.QuestionID}.choices.${key.answerId}`;
       if (key.key.endsWith('_TEXT')) entry.textEntry = 'true';
-      map[column] = entry;
+      map[name] = entry;
     }
   }
   return map;

@@ -63,6 +63,11 @@ export interface ExportRow {
   /** Keys of the fields shown to the respondent: a shown field left empty gets `seenUnansweredRecode`. */
   displayedFields?: readonly string[];
   displayedValues?: Readonly<Record<string, unknown>>;
+  /**
+   * `displayedFields` and `displayedValues` as stored JSON text, when the source has it: the json and
+   * ndjson writers copy it instead of parsing and re-serialising it (measured at a tenth of a json export).
+   */
+  displayedJson?: { fields: string; values: string };
 }
 
 export type ExportRows = AsyncIterable<ExportRow> | Iterable<ExportRow>;

@@ -76,6 +76,15 @@ export function jsonResponse(
   };
 }
 
+/** One response's JSON text; stored displayed fields and values are copied as they are (`displayedJson`). */
+function responseJson(columns: readonly ExportColumn[], row: ExportRow, settings: CellSettings): string {
+  const response = jsonResponse(columns, row, settings);
+  const raw = row.displayedJson;
+  if (raw === undefined) return JSON.stringify(response);
+  const { responseId, values, labels } = response;
+  return `{"responseId":${JSON.stringify(responseId)},"values":${JSON.stringify(values)},"labels":${JSON.stringify(labels)},"displayedFields":${raw.fields},"displayedValues":${raw.values}}`;
+}
+
 async function writeJsonLines(
   layout: ExportLayout,
   rows: ExportRows,
@@ -88,7 +97,7 @@ async function writeJsonLines(
   await output.write(frame.open);
   let count = 0;
   for await (const row of rows) {
-    const text = JSON.stringify(jsonResponse(layout.columns, row, settings));
+    const text = responseJson(layout.columns, row, settings);
     const waiting = output.write(count === 0 ? text : frame.separator + text);
     count++;
     if (waiting) await waiting;

@@ -60,6 +60,17 @@ describe('json writer', () => {
     expect(second.values.QID3_TEXT).toBe('first line second, line third "line"');
   });
 
+  it('copies stored displayed fields and values (displayedJson) into the very bytes it would write', async () => {
+    const raw = sampleRows().map(({ displayedFields, displayedValues, ...row }) => ({
+      ...row,
+      displayedJson: {
+        fields: JSON.stringify(displayedFields ?? []),
+        values: JSON.stringify(displayedValues ?? {}),
+      },
+    }));
+    expect(await textOf(writeJson, {}, raw)).toBe(await textOf(writeJson));
+  });
+
   it('writes a valid document with no responses', async () => {
     expect(JSON.parse(await textOf(writeJson, {}, []))).toEqual({ responses: [] });
   });

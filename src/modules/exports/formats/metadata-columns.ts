@@ -82,6 +82,15 @@ const LEGACY_HEAD: readonly Spec[] = [
   ['V10', 'Finished', 'finished', 'numeric', { valueLabels: FINISHED_LABELS }],
 ];
 
+/**
+ * What csv2013 writes in ResponseSet and Name when a response has none (the real files'); an import
+ * reads these texts back as nothing, so they are not stored with every response.
+ */
+export const LEGACY_DEFAULTS: Readonly<Record<'responseSet' | 'recipientName', string>> = {
+  responseSet: 'Default Response Set',
+  recipientName: 'Anonymous',
+};
+
 const LEGACY_TAIL: readonly Spec[] = [
   ['LocationLatitude', 'LocationLatitude', 'locationLatitude', 'numeric'],
   ['LocationLongitude', 'LocationLongitude', 'locationLongitude', 'numeric'],

@@ -1,0 +1,95 @@
+/**
+ * The two cell readings that need the survey or a zone: a choice text back to its recode, and an
+ * export date (`YYYY-MM-DD HH:MM:SS` wall-clock time in the file's zone) back to an instant.
+ */
+import { createDateFormatter, toEpochMs } from '../exports/formats/dates.js';
+import { type QsfQuestion, recodeOf } from '../surveys/qsf.js';
+import { plainText, type ValueKey } from '../surveys/value-keys.js';
+
+/** Whether a row's answers are written as texts (a useLabels export) or as recodes. */
+export type TextMode = 'labels' | 'recodes';
+
+const WALL_CLOCK = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/;
+
+/**
+ * A date cell as an instant. Wall-clock text is read in `timeZone` (`Z` = UTC); text with its own zone
+ * or offset (ISO 8601) is taken as it says.
+ */
+export function readDate(text: string, timeZone: string): Date | undefined {
+  const m = WALL_CLOCK.exec(text.trim());
+  if (!m) {
+    const ms = /[zZ]|[+-]\d{2}:?\d{2}$/.test(text) ? toEpochMs(text) : undefined;
+    return ms === undefined ? undefined : new Date(ms);
+  }
+  const [, y, mo, d, h, mi, s] = m.map(Number) as number[];
+  const wall = Date.UTC(y as number, (mo as number) - 1, d, h, mi, s || 0);
+  if (Number.isNaN(wall)) return undefined;
+  const zone = createDateFormatter(timeZone === 'Z' ? undefined : timeZone);
+  // The offset at the wall-clock time, then at the instant it gives: right across a DST change too.
+  const first = wall - zone.offsetMs(wall);
+  return new Date(wall - zone.offsetMs(first));
+}
+
+/** The texts a choice may be written as: its display text, and the real platform's variable naming. */
+function textsOf(owner: QsfQuestion, choices: QsfQuestion['Choices'], id: string): string[] {
+  const naming = (owner.VariableNaming as Record<string, unknown> | undefined)?.[id];
+  const display = choices[id]?.Display;
+  return [
+    ...(display !== undefined ? [plainText(display)] : []),
+    ...(typeof naming === 'string' ? [plainText(naming)] : []),
+  ];
+}
+
+/** The choice (or scale point) a cell names, by its recode or its text; texts first in a labels row. */
+export function choiceIdFor(
+  owner: QsfQuestion,
+  ids: readonly string[],
+  choices: QsfQuestion['Choices'],
+  cell: string,
+  mode: TextMode,
+): string | undefined {
+  const text = plainText(cell);
+  const byRecode = () => ids.find((id) => recodeOf(owner, id) === cell.trim());
+  const byText = () => ids.find((id) => textsOf(owner, choices, id).includes(text));
+  return mode === 'labels' ? (byText() ?? byRecode()) : (byRecode() ?? byText());
+}
+
+function pick(
+  owner: QsfQuestion,
+  ids: readonly string[],
+  choices: QsfQuestion['Choices'],
+  cell: string,
+  mode: TextMode,
+) {
+  const id = choiceIdFor(owner, ids, choices, cell, mode);
+  return id === undefined ? undefined : recodeOf(owner, id);
+}
+
+/**
+ * The stored value a choice-like cell stands for: a recode (`choice`, `scale`) or 1/0 (`selected`);
+ * undefined when it names nothing, and the caller's check says why.
+ */
+export function recodeForText(
+  question: QsfQuestion,
+  key: ValueKey,
+  cell: string,
+  mode: TextMode,
+): string | number | undefined {
+  const owner = key.column ? (question.AdditionalQuestions?.[key.column] ?? question) : question;
+  switch (key.kind) {
+    case 'choice':
+      return pick(question, question.ChoiceOrder, question.Choices, cell, mode);
+    case 'scale':
+      return pick(owner, owner.AnswerOrder, owner.Answers, cell, mode);
+    case 'selected': {
+      if (cell === '1' || cell === '0') return Number(cell);
+      const texts =
+        key.answerId !== undefined
+          ? textsOf(owner, owner.Answers, key.answerId)
+          : textsOf(question, question.Choices, key.choiceId ?? '');
+      return texts.includes(plainText(cell)) ? 1 : undefined;
+    }
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,74 @@
+import { expect } from 'vitest';
+import { JobRegistry, JobWorker } from '../../src/jobs/job-runner.js';
+import { RESPONSE_EXPORT_JOB, responseExportJob } from '../../src/modules/exports/response-export.job.js';
+import { responseImportJob } from '../../src/modules/responseimports/response-import.job.js';
+import { RESPONSE_IMPORT_JOB } from '../../src/modules/responseimports/response-imports.service.js';
+import { waitForExport } from '../exports/exports-helpers.js';
+import { type ApiResponse, type TestApp, testConfig } from '../helpers/test-app.js';
+import { multipartBody } from '../surveys/survey-helpers.js';
+
+/** One job worker for response exports and imports (two workers of one kind each would fail the other's jobs). */
+export function startWorker(t: TestApp): JobWorker {
+  const deps = { db: t.database.db, clock: t.clock, config: testConfig() };
+  const registry = new JobRegistry();
+  registry.register(RESPONSE_EXPORT_JOB, responseExportJob(deps));
+  registry.register(RESPONSE_IMPORT_JOB, responseImportJob(deps, { batchRows: 2 }));
+  const worker = new JobWorker({ db: t.database.db, clock: t.clock, registry, pollMs: 20 });
+  worker.start();
+  return worker;
+}
+
+/** `POST /API/v3/responseimports` (or another URL) with the file and fields as multipart/form-data. */
+export function postImport(
+  t: TestApp,
+  token: string,
+  file: string | Buffer,
+  fields: Record<string, string>,
+  url = '/API/v3/responseimports',
+): Promise<ApiResponse> {
+  const { body, contentType } = multipartBody(file, fields);
+  return t.call(token, 'POST', url, body, { 'content-type': contentType });
+}
+
+/** Polls until the import ends; answers the last status answer and every percentComplete seen. */
+export async function waitForImport(t: TestApp, token: string, url: string) {
+  const { last, seen } = await waitForExport(t, token, url);
+  return { last, seen, result: last.body.result };
+}
+
+/** Starts an import of `file` into the survey, waits, and answers the finished import's status body. */
+export async function importFile(
+  t: TestApp,
+  token: string,
+  surveyId: string,
+  file: string | Buffer,
+  fields: Record<string, string> = {},
+) {
+  const started = await postImport(t, token, file, { surveyId, ...fields });
+  expect(started.status, JSON.stringify(started.body)).toBe(200);
+  const id = started.body.result.id as string;
+  expect(id).toMatch(/^PGRS_[A-Za-z0-9]{15}$/);
+  const { result, seen } = await waitForImport(t, token, `/API/v3/responseimports/${id}`);
+  return { id, result, seen };
+}
+
+/** Exports the survey (bare file, no zip) with the current spelling and answers the file's text. */
+export async function exportText(
+  t: TestApp,
+  token: string,
+  surveyId: string,
+  options: Record<string, unknown>,
+): Promise<string> {
+  const base = `/API/v3/surveys/${surveyId}/export-responses`;
+  const started = await t.call(token, 'POST', base, { compress: false, ...options });
+  expect(started.status, JSON.stringify(started.body)).toBe(200);
+  const { last } = await waitForExport(t, token, `${base}/${started.body.result.progressId}`);
+  expect(last.body.result.status, JSON.stringify(last.body)).toBe('complete');
+  const file = await t.app.inject({
+    method: 'GET',
+    url: `${base}/${last.body.result.fileId}/file`,
+    headers: { 'x-api-token': token },
+  });
+  expect(file.statusCode).toBe(200);
+  return file.body;
+}
