@@ -200,6 +200,8 @@ describe('every export format from a survey with every question type', () => {
     expect(log.split('\n').filter((line) => /warning|error/i.test(line))).toEqual([]);
     expect([...labels.keys()].slice(17)).toEqual(SAV_NAMES);
     expect(labels.get('dropdown')).toBe('Which size?');
+    // Inline markup goes without a space (`<b>most</b>?`), as the real headers read.
+    expect(labels.get('single')).toBe('Which fruit do you like most? - Selected Choice');
     expect(labels.get('sbs#1_1')).toBe('Groceries - How often - Bread');
     expect(labels.get('timer_First_Click')).toBe('Timing - First Click');
     expect(valueLabels.get('Which size?')).toBe('1=Small 2=Large');

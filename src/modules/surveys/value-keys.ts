@@ -29,10 +29,14 @@ export interface ValueKey {
 const TIMING_KEYS = ['FIRST_CLICK', 'LAST_CLICK', 'PAGE_SUBMIT', 'CLICK_COUNT'] as const;
 const META_KEYS = ['BROWSER', 'VERSION', 'OS', 'RESOLUTION'] as const;
 
+// A block tag separates words; an inline one (`<b>most</b>?`) sits inside a word or before punctuation.
+const BLOCK_TAG = /<\/?(?:br|p|div|li|ul|ol|tr|td|th|table|h[1-6]|hr)\b[^>]*>/gi;
+
 /** Strips markup from question and choice texts for descriptions. */
 export function plainText(html: string): string {
   return html
-    .replace(/<[^>]*>/g, ' ')
+    .replace(BLOCK_TAG, ' ')
+    .replace(/<[^>]*>/g, '')
     .replace(/&nbsp;/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
