@@ -24,6 +24,7 @@ import type {
 } from '../src/modules/exports/formats/export-layout.js';
 import { jsonResponse } from '../src/modules/exports/formats/json-writer.js';
 import { currentMetadataColumns } from '../src/modules/exports/formats/metadata-columns.js';
+import { jsonBatches } from './json-batches.js';
 import type { BenchResult } from './run.js';
 
 const ROWS = Number(process.env.EXPORT_BENCH_ROWS ?? 1_000_000);
@@ -146,18 +147,6 @@ async function runBaseline(format: 'csv' | 'json', started: { at: number }): Pro
   }
   await zipped;
   return destination.bytes;
-}
-
-function* jsonBatches(responses: readonly unknown[]): Generator<string> {
-  let batch = '{"responses":[';
-  for (const [i, response] of responses.entries()) {
-    batch += (i === 0 ? '' : ',\n') + JSON.stringify(response);
-    if (batch.length >= 65_536) {
-      yield batch;
-      batch = '';
-    }
-  }
-  yield `${batch}]}\n`;
 }
 
 type Case = 'ours-csv' | 'ours-json' | 'ours-spss' | 'baseline-csv' | 'baseline-json';

@@ -23,6 +23,7 @@ import type { ExportRow } from '../src/modules/exports/formats/export-layout.js'
 import { jsonResponse } from '../src/modules/exports/formats/json-writer.js';
 import { streamExportResponses } from '../src/modules/exports/response-exports.store.js';
 import { findSurveyInScope } from '../src/modules/surveys/surveys.service.js';
+import { jsonBatches } from './json-batches.js';
 
 /** What the parent hands over (argv[3], JSON). */
 export interface ChildSpec {
@@ -118,19 +119,6 @@ async function runBaseline(database: Db, spec: ChildSpec, format: string, clock:
   }
   await zipped;
   return (await stat(file)).size;
-}
-
-/** One JSON.stringify of a million responses passes V8's string limit: stringify each, in 64 KB batches. */
-function* jsonBatches(responses: readonly unknown[]): Generator<string> {
-  let batch = '{"responses":[';
-  for (const [i, response] of responses.entries()) {
-    batch += (i === 0 ? '' : ',\n') + JSON.stringify(response);
-    if (batch.length >= 65_536) {
-      yield batch;
-      batch = '';
-    }
-  }
-  yield `${batch}]}\n`;
 }
 
 const [name = '', specText = '{}'] = process.argv.slice(2);

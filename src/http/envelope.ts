@@ -43,3 +43,13 @@ export function done(request: FastifyRequest): { meta: Meta } {
 
 /** A created resource's id, the shape every v3 create call answers with (status 200, COMPAT.md). */
 export const IdResultSchema = Envelope(Type.Object({ id: Type.String() }));
+
+/** The answer that starts a job in the current spelling (`export-responses`, `import-responses`). */
+export const ProgressStartSchema = Envelope(
+  Type.Object({ progressId: Type.String(), percentComplete: Type.Number(), status: Type.String() }),
+);
+export const progressStarted = (progressId: string) => ({
+  progressId,
+  percentComplete: 0.0,
+  status: 'inProgress',
+});

@@ -9,7 +9,7 @@ import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.
 import { insertResponse } from '../../src/modules/responses/responses.store.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import { importSmallSurvey } from '../surveys/survey-helpers.js';
-import { startExportWorker, unzip, waitForExport } from './exports-helpers.js';
+import { runLegacyExport, startExportWorker } from './exports-helpers.js';
 
 let t: TestApp;
 let org: BootstrapResult;
@@ -56,17 +56,7 @@ afterAll(async () => {
 });
 
 async function exported(body: Record<string, unknown>): Promise<string> {
-  const started = await t.call(org.apiToken, 'POST', '/API/v3/responseexports', { surveyId, ...body });
-  expect(started.status, JSON.stringify(started.body)).toBe(200);
-  const id = started.body.result.id as string;
-  const { last } = await waitForExport(t, org.apiToken, `/API/v3/responseexports/${id}`);
-  expect(last.body.result.status, JSON.stringify(last.body)).toBe('complete');
-  const file = await t.app.inject({
-    method: 'GET',
-    url: `/API/v3/responseexports/${id}/file`,
-    headers: { 'x-api-token': org.apiToken },
-  });
-  const [content] = [...(await unzip(file.rawPayload)).values()] as [Buffer];
+  const { content } = await runLegacyExport(t, org.apiToken, { surveyId, ...body });
   return content.toString('utf8');
 }
 

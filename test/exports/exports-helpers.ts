@@ -1,8 +1,10 @@
+import { expect } from 'vitest';
 import { RESPONSE_EXPORT_JOB, responseExportJob } from '../../src/modules/exports/response-export.job.js';
 import { startJobWorker } from '../helpers/jobs.js';
 import type { ApiResponse, TestApp } from '../helpers/test-app.js';
+import { unzip } from '../helpers/zip.js';
 
-export { unzip } from '../helpers/zip.js';
+export { unzip };
 
 /** A job worker that runs response exports over the test app's database and clock. */
 export const startExportWorker = (t: TestApp) =>
@@ -24,4 +26,28 @@ export async function waitForExport(
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   throw new Error(`export ${url} did not finish in ${timeoutMs} ms`);
+}
+
+/**
+ * Runs an export with the legacy spelling (`{surveyId, ...body}`) to completion and downloads it; answers
+ * the export id and the zip's one entry.
+ */
+export async function runLegacyExport(
+  t: TestApp,
+  token: string,
+  body: Record<string, unknown>,
+): Promise<{ id: string; content: Buffer }> {
+  const started = await t.call(token, 'POST', '/API/v3/responseexports', body);
+  expect(started.status, JSON.stringify(started.body)).toBe(200);
+  const id = started.body.result.id as string;
+  const { last } = await waitForExport(t, token, `/API/v3/responseexports/${id}`);
+  expect(last.body.result.status, JSON.stringify(last.body)).toBe('complete');
+  const file = await t.app.inject({
+    method: 'GET',
+    url: `/API/v3/responseexports/${id}/file`,
+    headers: { 'x-api-token': token },
+  });
+  const entries = [...(await unzip(file.rawPayload)).values()];
+  expect(entries).toHaveLength(1);
+  return { id, content: entries[0] as Buffer };
 }

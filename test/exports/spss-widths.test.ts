@@ -18,7 +18,7 @@ import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.
 import { insertResponse } from '../../src/modules/responses/responses.store.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import { importSmallSurvey } from '../surveys/survey-helpers.js';
-import { startExportWorker, unzip, waitForExport } from './exports-helpers.js';
+import { runLegacyExport, startExportWorker } from './exports-helpers.js';
 
 const run = promisify(execFile);
 const DAY = 24 * 3600 * 1000;
@@ -64,21 +64,7 @@ afterAll(async () => {
 
 /** Runs an spss export to the end; answers the job's result and what pspp reads from the `.sav`. */
 async function exportSpss(body: Record<string, unknown>) {
-  const started = await t.call(org.apiToken, 'POST', '/API/v3/responseexports', {
-    surveyId,
-    format: 'spss',
-    ...body,
-  });
-  expect(started.status, JSON.stringify(started.body)).toBe(200);
-  const id = started.body.result.id as string;
-  const { last } = await waitForExport(t, org.apiToken, `/API/v3/responseexports/${id}`);
-  expect(last.body.result.status, JSON.stringify(last.body)).toBe('complete');
-  const file = await t.app.inject({
-    method: 'GET',
-    url: `/API/v3/responseexports/${id}/file`,
-    headers: { 'x-api-token': org.apiToken },
-  });
-  const [content] = [...(await unzip(file.rawPayload)).values()] as [Buffer];
+  const { id, content } = await runLegacyExport(t, org.apiToken, { surveyId, format: 'spss', ...body });
   const job = await t.database.db
     .selectFrom('jobs')
     .select('result')

@@ -5,16 +5,13 @@
  */
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { manualClock } from '../../src/clock.js';
-import type { JobWorker } from '../../src/jobs/job-runner.js';
 import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.service.js';
-import { buildTestApp, type TestApp } from '../helpers/test-app.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { importSmallSurvey } from '../surveys/survey-helpers.js';
-import { exportText, importFile, postImport, startWorker } from './imports-helpers.js';
+import { exportText, importFile, postImport, smallSurveyWithResponses } from './imports-helpers.js';
 
 let t: TestApp;
 let org: BootstrapResult;
-let worker: JobWorker;
 let sourceId: string;
 
 const ANSWERS: Record<string, unknown>[] = [
@@ -42,22 +39,11 @@ const ANSWERS: Record<string, unknown>[] = [
   { QID3_TEXT: 'Third', finished: 0, progress: 50 },
 ];
 
+let close: () => Promise<void>;
 beforeAll(async () => {
-  const clock = manualClock('2026-03-01T12:00:00Z');
-  t = await buildTestApp({ clock });
-  org = await t.newOrganization();
-  sourceId = await importSmallSurvey(t, org.apiToken);
-  for (const values of ANSWERS) {
-    const res = await t.call(org.apiToken, 'POST', `/API/v3/surveys/${sourceId}/responses`, { values });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    clock.advance(3600 * 1000);
-  }
-  worker = startWorker(t);
+  ({ t, org, sourceId, close } = await smallSurveyWithResponses(ANSWERS));
 });
-afterAll(async () => {
-  await worker.stop();
-  await t.close();
-});
+afterAll(() => close());
 
 const rowsOf = (text: string) => parse(text, { bom: true, relax_column_count: true }) as string[][];
 

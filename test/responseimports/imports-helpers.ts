@@ -1,11 +1,12 @@
 import { expect } from 'vitest';
+import { manualClock } from '../../src/clock.js';
 import { JobRegistry, JobWorker } from '../../src/jobs/job-runner.js';
 import { RESPONSE_EXPORT_JOB, responseExportJob } from '../../src/modules/exports/response-export.job.js';
 import { responseImportJob } from '../../src/modules/responseimports/response-import.job.js';
 import { RESPONSE_IMPORT_JOB } from '../../src/modules/responseimports/response-imports.service.js';
 import { waitForExport } from '../exports/exports-helpers.js';
-import { type ApiResponse, type TestApp, testConfig } from '../helpers/test-app.js';
-import { multipartBody } from '../surveys/survey-helpers.js';
+import { type ApiResponse, buildTestApp, type TestApp, testConfig } from '../helpers/test-app.js';
+import { importSmallSurvey, multipartBody } from '../surveys/survey-helpers.js';
 
 /** One job worker for response exports and imports (two workers of one kind each would fail the other's jobs). */
 export function startWorker(t: TestApp): JobWorker {
@@ -71,4 +72,26 @@ export async function exportText(
   });
   expect(file.statusCode).toBe(200);
   return file.body;
+}
+
+/**
+ * A test app whose organisation has the small survey with one response per entry of `answers`, recorded
+ * an hour apart from 1 March 2026 noon, and a worker for exports and imports. `close` stops both.
+ */
+export async function smallSurveyWithResponses(answers: readonly Record<string, unknown>[]) {
+  const clock = manualClock('2026-03-01T12:00:00Z');
+  const t = await buildTestApp({ clock });
+  const org = await t.newOrganization();
+  const sourceId = await importSmallSurvey(t, org.apiToken);
+  for (const values of answers) {
+    const res = await t.call(org.apiToken, 'POST', `/API/v3/surveys/${sourceId}/responses`, { values });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    clock.advance(3600 * 1000);
+  }
+  const worker = startWorker(t);
+  const close = async () => {
+    await worker.stop();
+    await t.close();
+  };
+  return { t, org, sourceId, close };
 }

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
-import { Envelope, IdResultSchema, ok } from '../../http/envelope.js';
+import { Envelope, IdResultSchema, ok, ProgressStartSchema, progressStarted } from '../../http/envelope.js';
 import { ApiError } from '../../http/errors.js';
 import type { JobView } from '../../jobs/jobs.service.js';
 import { EXPORT_FORMATS } from './formats/export-layout.js';
@@ -63,11 +63,6 @@ const statusFields = {
 const LegacyStatusSchema = Type.Object({
   ...statusFields,
   file: Type.Optional(Type.String({ description: 'Absolute URL of the file once complete.' })),
-});
-const CurrentStartSchema = Type.Object({
-  progressId: Type.String(),
-  percentComplete: Type.Number(),
-  status: Type.String(),
 });
 const CurrentStatusSchema = Type.Object({
   ...statusFields,
@@ -146,12 +141,12 @@ export function registerResponseExportRoutes(app: App, deps: Deps): void {
         summary: 'Start a response export; answers its progressId',
         params: Type.Object({ surveyId: Id }),
         body: Type.Object(options),
-        response: { 200: Envelope(CurrentStartSchema) },
+        response: { 200: ProgressStartSchema },
       },
     },
     async (request) => {
       const id = await service.startExport(deps, request.principal, request.params.surveyId, request.body);
-      return ok(request, { progressId: id, percentComplete: 0.0, status: 'inProgress' });
+      return ok(request, progressStarted(id));
     },
   );
 

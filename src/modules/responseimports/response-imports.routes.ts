@@ -5,7 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
-import { Envelope, IdResultSchema, ok } from '../../http/envelope.js';
+import { Envelope, IdResultSchema, ok, ProgressStartSchema, progressStarted } from '../../http/envelope.js';
 import { ApiError } from '../../http/errors.js';
 import { jobFilesDirectory } from '../../jobs/job-files.js';
 import type { JobView } from '../../jobs/jobs.service.js';
@@ -43,11 +43,6 @@ const ProgressSchema = Type.Object({
     ignoredColumns: Type.Array(Type.String()),
   }),
   errorMessage: Type.Optional(Type.String({ description: 'Why the import failed.' })),
-});
-const CurrentStartSchema = Type.Object({
-  progressId: Type.String(),
-  percentComplete: Type.Number(),
-  status: Type.String(),
 });
 
 /** The request's fields and the uploaded file (streamed to the job files directory). */
@@ -143,7 +138,7 @@ export function registerResponseImportRoutes(app: App, deps: Deps): void {
           summary: 'Import responses from a csv/tsv/csv2013 export file; answers its progressId',
           params: Type.Object({ surveyId: Id }),
           body,
-          response: { 200: Envelope(CurrentStartSchema) },
+          response: { 200: ProgressStartSchema },
         },
       },
       async (request) => {
@@ -152,7 +147,7 @@ export function registerResponseImportRoutes(app: App, deps: Deps): void {
           ...fields,
           surveyId: request.params.surveyId,
         });
-        return ok(request, { progressId: id, percentComplete: 0.0, status: 'inProgress' });
+        return ok(request, progressStarted(id));
       },
     );
 
