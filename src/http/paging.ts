@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { SelectQueryBuilder } from 'kysely';
 import { type TSchema, Type } from 'typebox';
 
 export interface Page {
@@ -31,7 +32,17 @@ export function pageOf(query: { offset?: number; pageSize?: number }, defaultSiz
 }
 
 /**
- * Stores are asked for `limit + 1` rows; the extra row only tells whether a next page exists.
+ * A store's window onto a page, applied with `.$call(pageWindow(page))` after its `orderBy`: one row more
+ * than the page holds, which `pagedResult` reads as "there is a next page".
+ */
+export function pageWindow(page: Page) {
+  // biome-ignore lint/suspicious/noExplicitAny: any select query, whatever its tables and columns
+  return <Query extends SelectQueryBuilder<any, any, any>>(query: Query): Query =>
+    query.offset(page.offset).limit(page.limit + 1) as Query;
+}
+
+/**
+ * Stores are asked for `limit + 1` rows (`pageWindow`); the extra row only tells whether a next page exists.
  * nextPage is an absolute URL built from the request (proxy headers honoured when trusted), keeping the
  * caller's other query parameters, so a client can follow it verbatim (COMPAT.md "Paging").
  */

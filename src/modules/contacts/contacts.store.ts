@@ -9,7 +9,7 @@ import {
 import { isPostgres } from '../../db/dialect.js';
 import type { Database } from '../../db/schema.js';
 import type { Queryable } from '../../deps.js';
-import type { Page } from '../../http/paging.js';
+import { type Page, pageWindow } from '../../http/paging.js';
 import type { Scope } from '../../http/principal.js';
 import { insertMany } from './bulk-insert.js';
 import type { ContactRow } from './contact-fields.js';
@@ -167,8 +167,7 @@ export function searchContacts(
     .where((eb) => eb.and(searchConditions(db, eb, filter)))
     .orderBy('created_at')
     .orderBy('id')
-    .offset(page.offset)
-    .limit(page.limit + 1)
+    .$call(pageWindow(page))
     .execute();
 }
 

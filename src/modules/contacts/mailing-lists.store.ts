@@ -1,6 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Queryable } from '../../deps.js';
-import type { Page } from '../../http/paging.js';
+import { type Page, pageWindow } from '../../http/paging.js';
 import type { Scope } from '../../http/principal.js';
 import type { MailingListsTable } from './contacts.tables.js';
 
@@ -43,12 +43,9 @@ export function listLists(
     )
     .where('l.organization_id', '=', scope.organizationId);
   if (directoryId !== undefined) query = query.where('l.directory_id', '=', directoryId);
-  return query
-    .orderBy('l.created_at')
-    .orderBy('l.id')
-    .offset(page.offset)
-    .limit(page.limit + 1)
-    .execute() as Promise<MailingListWithCount[]>;
+  return query.orderBy('l.created_at').orderBy('l.id').$call(pageWindow(page)).execute() as Promise<
+    MailingListWithCount[]
+  >;
 }
 
 export async function countMembers(db: Queryable, scope: Scope, listId: string): Promise<number> {

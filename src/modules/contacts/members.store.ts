@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { Queryable } from '../../deps.js';
-import type { Page } from '../../http/paging.js';
+import { type Page, pageWindow } from '../../http/paging.js';
 import type { Scope } from '../../http/principal.js';
 import { insertMany } from './bulk-insert.js';
 import type { ContactRow } from './contact-fields.js';
@@ -36,8 +36,7 @@ export function listMembers(db: Queryable, scope: Scope, listId: string, filter:
       .where('mailing_list_id', '=', listId)
       .orderBy('added_at')
       .orderBy('contact_id')
-      .offset(page.offset)
-      .limit(page.limit + 1);
+      .$call(pageWindow(page));
     return db
       .selectFrom(pageOfMembers.as('m'))
       .innerJoin('contacts as c', 'c.id', 'm.contact_id')
@@ -56,12 +55,7 @@ export function listMembers(db: Queryable, scope: Scope, listId: string, filter:
     query = query.where((eb) => eb.or([eb('m.unsubscribed', '=', 1), eb('c.unsubscribed', '=', 1)]));
   }
   if (filter === 'bounced') query = query.where('c.bounced_at', 'is not', null);
-  return query
-    .orderBy('m.added_at')
-    .orderBy('m.contact_id')
-    .offset(page.offset)
-    .limit(page.limit + 1)
-    .execute();
+  return query.orderBy('m.added_at').orderBy('m.contact_id').$call(pageWindow(page)).execute();
 }
 
 /** One page of a list's contacts with every stored field (the legacy member records carry embedded data). */
@@ -80,8 +74,7 @@ export function listMembersFull(
     .where('m.mailing_list_id', '=', listId)
     .orderBy('m.added_at')
     .orderBy('m.contact_id')
-    .offset(page.offset)
-    .limit(page.limit + 1)
+    .$call(pageWindow(page))
     .execute();
 }
 

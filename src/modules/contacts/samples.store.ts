@@ -1,6 +1,6 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Queryable } from '../../deps.js';
-import type { Page } from '../../http/paging.js';
+import { type Page, pageWindow } from '../../http/paging.js';
 import type { Scope } from '../../http/principal.js';
 import type { ContactRow } from './contact-fields.js';
 import type { SamplesTable } from './contacts.tables.js';
@@ -68,8 +68,7 @@ export function listSamples(db: Queryable, scope: Scope, listId: string, page: P
     .where('mailing_list_id', '=', listId)
     .orderBy('created_at')
     .orderBy('id')
-    .offset(page.offset)
-    .limit(page.limit + 1)
+    .$call(pageWindow(page))
     .execute();
 }
 
@@ -87,7 +86,6 @@ export function listSampleContacts(
     .where('s.organization_id', '=', scope.organizationId)
     .where('s.sample_id', '=', sampleId)
     .orderBy('s.contact_id')
-    .offset(page.offset)
-    .limit(page.limit + 1)
+    .$call(pageWindow(page))
     .execute();
 }

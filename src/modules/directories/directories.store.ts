@@ -1,7 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { DirectoriesTable } from '../../db/schema.js';
 import type { Queryable } from '../../deps.js';
-import type { Page } from '../../http/paging.js';
+import { type Page, pageWindow } from '../../http/paging.js';
 import type { Scope } from '../../http/principal.js';
 
 export type DirectoryRow = Selectable<DirectoriesTable>;
@@ -42,7 +42,6 @@ export function listDirectories(db: Queryable, scope: Scope, page: Page): Promis
     .orderBy('is_default', 'desc')
     .orderBy('created_at')
     .orderBy('id')
-    .offset(page.offset)
-    .limit(page.limit + 1)
+    .$call(pageWindow(page))
     .execute();
 }

@@ -1,7 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Queryable } from '../../deps.js';
 import type { EventDeliveryAttemptsTable, EventSubscriptionsTable } from '../../events/events.tables.js';
-import type { Page } from '../../http/paging.js';
+import { type Page, pageWindow } from '../../http/paging.js';
 import type { Scope } from '../../http/principal.js';
 
 export type SubscriptionRow = Selectable<EventSubscriptionsTable>;
@@ -39,8 +39,7 @@ export function listSubscriptions(db: Queryable, scope: Scope, page: Page): Prom
     .where('organization_id', '=', scope.organizationId)
     .orderBy('created_at')
     .orderBy('id')
-    .offset(page.offset)
-    .limit(page.limit + 1)
+    .$call(pageWindow(page))
     .execute();
 }
 
@@ -102,12 +101,7 @@ export function listDeliveries(
 ): Promise<DeliveryRow[]> {
   let query = deliveries(db, scope, subscriptionId);
   if (status) query = query.where('d.status', '=', status);
-  return query
-    .orderBy('d.created_at', 'desc')
-    .orderBy('d.id', 'desc')
-    .offset(page.offset)
-    .limit(page.limit + 1)
-    .execute();
+  return query.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').$call(pageWindow(page)).execute();
 }
 
 export function findDelivery(

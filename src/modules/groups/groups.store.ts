@@ -1,7 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { GroupsTable } from '../../db/schema.js';
 import type { Queryable } from '../../deps.js';
-import type { Page } from '../../http/paging.js';
+import { type Page, pageWindow } from '../../http/paging.js';
 import type { Scope } from '../../http/principal.js';
 
 export type GroupRow = Selectable<GroupsTable>;
@@ -22,8 +22,7 @@ export function listGroups(db: Queryable, scope: Scope, page: Page): Promise<Gro
     .where('organization_id', '=', scope.organizationId)
     .orderBy('created_at')
     .orderBy('id')
-    .offset(page.offset)
-    .limit(page.limit + 1)
+    .$call(pageWindow(page))
     .execute();
 }
 

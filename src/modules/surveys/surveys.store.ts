@@ -1,6 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Queryable } from '../../deps.js';
-import type { Page } from '../../http/paging.js';
+import { type Page, pageWindow } from '../../http/paging.js';
 import type { Scope } from '../../http/principal.js';
 import type { SurveyQuotasTable, SurveysTable } from './surveys.tables.js';
 
@@ -60,12 +60,7 @@ export function listSurveys(
     .select(LIST_COLUMNS)
     .where('organization_id', '=', scope.organizationId);
   if (ownerId) query = query.where('owner_id', '=', ownerId);
-  return query
-    .orderBy('created_at')
-    .orderBy('id')
-    .offset(page.offset)
-    .limit(page.limit + 1)
-    .execute();
+  return query.orderBy('created_at').orderBy('id').$call(pageWindow(page)).execute();
 }
 
 export async function insertSurvey(db: Queryable, row: Insertable<SurveysTable>): Promise<void> {

@@ -2,7 +2,7 @@ import type { Insertable, Selectable, Updateable } from 'kysely';
 import { preparedQuery } from '../../db/prepared.js';
 import type { UsersTable } from '../../db/schema.js';
 import type { Queryable } from '../../deps.js';
-import type { Page } from '../../http/paging.js';
+import { type Page, pageWindow } from '../../http/paging.js';
 import type { Scope } from '../../http/principal.js';
 
 export type UserRow = Selectable<UsersTable>;
@@ -23,8 +23,7 @@ export function listUsers(db: Queryable, scope: Scope, page: Page): Promise<User
     .where('organization_id', '=', scope.organizationId)
     .orderBy('created_at')
     .orderBy('id')
-    .offset(page.offset)
-    .limit(page.limit + 1)
+    .$call(pageWindow(page))
     .execute();
 }
 
