@@ -28,7 +28,7 @@ export default async function bench(): Promise<BenchResult> {
   await migrateToLatest(database.db);
   const org = await bootstrapOrganization(database.db, systemClock.now(), { brandId: 'bench' });
   const config = readConfig({ data: ':memory:' }, {});
-  const logger = { ...loggerOptions(config), file: '/dev/null' };
+  const logger = loggerOptions(config, '/dev/null');
   const app = await buildApp({ config, database, clock: systemClock, logger });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const appUrl = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/API/v3/users/${org.userId}`;

@@ -52,6 +52,11 @@ describe('fieldwork init, token and migrate', () => {
       expect(server.token).toBeUndefined();
       expect((await whoami(server.url, acme.apiToken)).status).toBe(401);
       expect((await whoami(server.url, rotated)).body.result.brandId).toBe('acme');
+      // Rotated by another process while the server runs: the token it just accepted fails at once.
+      const again = await runCli(['token', 'rotate', '--user', acme.userId], env);
+      expect(again.code).toBe(0);
+      expect((await whoami(server.url, rotated)).status).toBe(401);
+      expect((await whoami(server.url, again.stdout.trim())).body.result.brandId).toBe('acme');
       expect((await whoami(server.url, globex.apiToken)).body.result.brandId).toBe('globex');
       const org = await fetch(`${server.url}/API/v3/organizations/globex`, {
         headers: { 'x-api-token': globex.apiToken },

@@ -1,4 +1,5 @@
 import { preparedQuery } from '../../db/prepared.js';
+import { cachedRead } from '../../db/read-cache.js';
 import type { Queryable } from '../../deps.js';
 import type { Scope } from '../../http/principal.js';
 import type { UserRow } from './users.store.js';
@@ -16,11 +17,14 @@ const tokenOwnerQuery = preparedQuery((db) =>
     .where('api_tokens.token_hash', '=', ''),
 );
 
-/** The authentication lookup, on every request: by hash alone, since the token tells the organisation. */
-export async function findTokenOwner(db: Queryable, tokenHash: string): Promise<TokenOwnerRow | undefined> {
+/**
+ * The authentication lookup, on every request: by hash alone, since the token tells the organisation.
+ * Kept until the next write to the database (`cachedRead`), so a replaced token fails on the next call.
+ */
+export const findTokenOwner = cachedRead<TokenOwnerRow>(async (db, tokenHash) => {
   const [row] = await tokenOwnerQuery(db, [tokenHash]);
   return row;
-}
+});
 
 /** A user has at most one token: storing a new one replaces the old (spec 5.3). */
 export async function replaceToken(

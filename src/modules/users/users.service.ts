@@ -149,8 +149,9 @@ class Caller implements Principal {
 }
 
 /**
- * The authentication hook's lookup, on every request and never cached (spec 5.3: a replaced token fails
- * on the very next call, on every node). Disabled and expired accounts do not authenticate.
+ * The authentication hook's lookup, on every request (spec 5.3: a replaced token fails on the very next
+ * call, on every node; the store keeps a found owner only until the next write, decision 0005). Disabled
+ * and expired accounts do not authenticate.
  */
 export async function principalForToken(deps: Deps, token: string): Promise<Principal | undefined> {
   if (!/^[A-Za-z0-9]{40}$/.test(token)) return undefined;
