@@ -3,17 +3,13 @@
  * (test/fixtures/surveys/every-type.qsf), opens in the tool its users use: csv, csv2013 and tsv parse
  * with COMPAT.md's header rows, json and ndjson parse, the xml is well-formed and pspp reads the `.sav`.
  */
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { parse } from 'csv-parse/sync';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobWorker } from '../../src/jobs/job-runner.js';
 import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.service.js';
+import { dataRows, readSavWithPspp } from '../helpers/pspp.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import { uploadQsf } from '../surveys/survey-helpers.js';
 import { startExportWorker, unzip, waitForExport } from './exports-helpers.js';
@@ -222,37 +218,18 @@ describe('every export format from a survey with every question type', () => {
   });
 });
 
-/** pspp's DISPLAY DICTIONARY and LIST of a `.sav`: name → label, label → value labels, rows by name. */
+/** What pspp reads from a `.sav`: name → label, label → value labels, rows by name (values trimmed). */
 async function readWithPspp(sav: Buffer) {
-  const dir = await mkdtemp(join(tmpdir(), 'fieldwork-every-sav-'));
-  try {
-    await writeFile(join(dir, 'every.sav'), sav);
-    await writeFile(
-      join(dir, 'read.sps'),
-      `GET FILE='${join(dir, 'every.sav')}'.\nDISPLAY DICTIONARY.\nLIST.\n`,
-    );
-    const out = join(dir, 'out.csv');
-    const { stdout, stderr } = await promisify(execFile)('pspp', [join(dir, 'read.sps'), '-o', out]);
-    const output = await readFile(out, 'utf8');
-    const tables = new Map<string, string[][]>();
-    for (const block of output.split(/\n(?=Table: )/)) {
-      const newline = block.indexOf('\n');
-      const rows = parse(block.slice(newline + 1), { relax_column_count: true }) as string[][];
-      tables.set(block.slice(0, newline).replace(/^Table: /, ''), rows);
-    }
-    const labels = new Map(
-      (tables.get('Variables') ?? []).slice(1).map((r) => [r[0], r[2]] as [string, string]),
-    );
-    const valueLabels = new Map<string, string>(); // variable label → `1=Small 2=Large`
-    let variable = '';
-    for (const [label, value, text] of (tables.get('Value Labels') ?? []).slice(1) as string[][]) {
-      variable = label || variable;
-      valueLabels.set(variable, [valueLabels.get(variable), `${value}=${text}`].filter(Boolean).join(' '));
-    }
-    const [header = [], ...data] = tables.get('Data List') ?? [];
-    const rows = data.map((row) => new Map(header.map((column, i) => [column, (row[i] as string).trim()])));
-    return { log: stdout + stderr + output, labels, valueLabels, rows };
-  } finally {
-    await rm(dir, { recursive: true, force: true });
+  const { tables, log } = await readSavWithPspp(sav);
+  const labels = new Map(
+    (tables.get('Variables') ?? []).slice(1).map((r) => [r[0], r[2]] as [string, string]),
+  );
+  const valueLabels = new Map<string, string>(); // variable label → `1=Small 2=Large`
+  let variable = '';
+  for (const [label, value, text] of (tables.get('Value Labels') ?? []).slice(1) as string[][]) {
+    variable = label || variable;
+    valueLabels.set(variable, [valueLabels.get(variable), `${value}=${text}`].filter(Boolean).join(' '));
   }
+  const rows = dataRows(tables).map((row) => new Map([...row].map(([name, value]) => [name, value.trim()])));
+  return { log, labels, valueLabels, rows };
 }

@@ -4,23 +4,17 @@
  * string whole, where the default 2000-byte width would cut it. 32,767 bytes is the format's widest
  * string: a 40,000-byte answer is cut there, on a whole character, and the job counts it.
  */
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/clock.js';
 import type { JobWorker } from '../../src/jobs/job-runner.js';
 import { findStringWidths } from '../../src/modules/exports/string-widths.store.js';
 import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.service.js';
 import { insertResponse } from '../../src/modules/responses/responses.store.js';
+import { dataRows, readSavWithPspp } from '../helpers/pspp.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import { importSmallSurvey } from '../surveys/survey-helpers.js';
 import { runLegacyExport, startExportWorker } from './exports-helpers.js';
 
-const run = promisify(execFile);
 const DAY = 24 * 3600 * 1000;
 const TEXT_300 = 'é'.repeat(150); // 300 bytes
 // 255-byte segment borders fall inside the 4-byte characters.
@@ -31,7 +25,6 @@ let t: TestApp;
 let org: BootstrapResult;
 let worker: JobWorker;
 let surveyId: string;
-let dir: string;
 const responseIds: string[] = [];
 
 // Recorded on 1, 2, 3 and 4 March: `comment` is the text entry (QID3_TEXT), `panel` embedded data.
@@ -54,12 +47,10 @@ beforeAll(async () => {
     clock.advance(DAY);
   }
   worker = startExportWorker(t);
-  dir = await mkdtemp(join(tmpdir(), 'fieldwork-sav-widths-'));
 });
 afterAll(async () => {
   await worker.stop();
   await t.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
 /** Runs an spss export to the end; answers the job's result and what pspp reads from the `.sav`. */
@@ -70,30 +61,16 @@ async function exportSpss(body: Record<string, unknown>) {
     .select('result')
     .where('id', '=', id)
     .executeTakeFirstOrThrow();
-  return { result: JSON.parse(job.result ?? '{}'), ...(await readWithPspp(id, content)) };
+  return { result: JSON.parse(job.result ?? '{}'), ...(await readWithPspp(content)) };
 }
 
-/** pspp's DISPLAY DICTIONARY (name → format) and LIST (rows by variable name) of a `.sav`. */
-async function readWithPspp(name: string, sav: Buffer) {
-  const savPath = join(dir, `${name}.sav`);
-  const syntax = join(dir, `${name}.sps`);
-  const outPath = join(dir, `${name}.csv`);
-  await writeFile(savPath, sav);
-  await writeFile(syntax, `GET FILE='${savPath}'.\nDISPLAY DICTIONARY.\nLIST.\n`);
-  const { stdout, stderr } = await run('pspp', [syntax, '-o', outPath], { maxBuffer: 64 << 20 });
-  const output = await readFile(outPath, 'utf8');
-  const tables = new Map<string, string[][]>();
-  for (const block of output.split(/\n(?=Table: )/)) {
-    const newline = block.indexOf('\n');
-    const title = block.slice(0, newline).replace(/^Table: /, '');
-    tables.set(title, parse(block.slice(newline + 1), { relax_column_count: true }) as string[][]);
-  }
+/** What pspp reads from a `.sav`: name → print format, rows by name. */
+async function readWithPspp(sav: Buffer) {
+  const { tables, log } = await readSavWithPspp(sav);
   const variables = tables.get('Variables') ?? [];
   const formatColumn = (variables[0] ?? []).indexOf('Print Format');
   const formats = new Map(variables.slice(1).map((row) => [row[0] as string, row[formatColumn] as string]));
-  const [header = [], ...data] = tables.get('Data List') ?? [];
-  const rows = data.map((row) => new Map(header.map((column, i) => [column, row[i] as string])));
-  return { formats, rows, log: stdout + stderr };
+  return { formats, rows: dataRows(tables), log };
 }
 
 const widthsOf = (formats: Map<string, string>) =>

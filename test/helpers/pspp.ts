@@ -1,0 +1,42 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { parse } from 'csv-parse/sync';
+
+const run = promisify(execFile);
+
+/**
+ * Debian's pspp reads a `.sav` and prints DISPLAY DICTIONARY and LIST as csv: the tables by title
+ * ("Variables", "Value Labels", "Data List"), and everything pspp said (to find warnings).
+ */
+export async function readSavWithPspp(
+  sav: Buffer,
+): Promise<{ tables: Map<string, string[][]>; log: string }> {
+  const dir = await mkdtemp(join(tmpdir(), 'fieldwork-sav-'));
+  try {
+    const savPath = join(dir, 'read.sav');
+    const syntax = join(dir, 'read.sps');
+    const outPath = join(dir, 'out.csv');
+    await writeFile(savPath, sav);
+    await writeFile(syntax, `GET FILE='${savPath}'.\nDISPLAY DICTIONARY.\nLIST.\n`);
+    const { stdout, stderr } = await run('pspp', [syntax, '-o', outPath], { maxBuffer: 64 << 20 });
+    const output = await readFile(outPath, 'utf8');
+    const tables = new Map<string, string[][]>();
+    for (const block of output.split(/\n(?=Table: )/)) {
+      const newline = block.indexOf('\n');
+      const title = block.slice(0, newline).replace(/^Table: /, '');
+      tables.set(title, parse(block.slice(newline + 1), { relax_column_count: true }) as string[][]);
+    }
+    return { tables, log: stdout + stderr + output };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** LIST's rows, each a map from variable name to the printed value. */
+export function dataRows(tables: Map<string, string[][]>): Map<string, string>[] {
+  const [header = [], ...data] = tables.get('Data List') ?? [];
+  return data.map((row) => new Map(header.map((column, i) => [column, row[i] as string])));
+}
