@@ -8,19 +8,24 @@ import { parse } from 'csv-parse/sync';
 const run = promisify(execFile);
 
 /**
- * Debian's pspp reads a `.sav` and prints DISPLAY DICTIONARY and LIST as csv: the tables by title
- * ("Variables", "Value Labels", "Data List"), and everything pspp said (to find warnings).
+ * Debian's pspp reads a `.sav` (its bytes, or a file's path) and prints SYSFILE INFO, DISPLAY DICTIONARY
+ * and LIST as csv: the tables by title ("File Information", "Variables", "Value Labels", "Data List"),
+ * and everything pspp said (to find warnings).
  */
 export async function readSavWithPspp(
-  sav: Buffer,
+  sav: Buffer | string,
 ): Promise<{ tables: Map<string, string[][]>; log: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'fieldwork-sav-'));
   try {
-    const savPath = join(dir, 'read.sav');
+    const savPath = typeof sav === 'string' ? sav : join(dir, 'read.sav');
+    if (typeof sav !== 'string') await writeFile(savPath, sav);
     const syntax = join(dir, 'read.sps');
     const outPath = join(dir, 'out.csv');
-    await writeFile(savPath, sav);
-    await writeFile(syntax, `GET FILE='${savPath}'.\nDISPLAY DICTIONARY.\nLIST.\n`);
+    const quoted = savPath.replace(/'/g, "''");
+    await writeFile(
+      syntax,
+      `SYSFILE INFO FILE='${quoted}'.\nGET FILE='${quoted}'.\nDISPLAY DICTIONARY.\nLIST.\n`,
+    );
     const { stdout, stderr } = await run('pspp', [syntax, '-o', outPath], { maxBuffer: 64 << 20 });
     const output = await readFile(outPath, 'utf8');
     const tables = new Map<string, string[][]>();

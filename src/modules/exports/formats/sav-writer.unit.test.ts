@@ -2,13 +2,11 @@
  * The .sav writer against Debian's `pspp` as the oracle (.ci/run installs it): the test writes a file,
  * has pspp read it (SYSFILE INFO, DISPLAY DICTIONARY, LIST into CSV tables) and checks what pspp saw.
  */
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readSavWithPspp } from '../../../../test/helpers/pspp.js';
 import type { ExportLayout, FormatOptions } from './export-layout.js';
 import {
   asyncRows,
@@ -21,7 +19,6 @@ import {
 } from './export-sample.test-helper.js';
 import { writeSavFile, writeSpss } from './sav-writer.js';
 
-const run = promisify(execFile);
 let dir: string;
 
 beforeAll(async () => {
@@ -31,26 +28,6 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** pspp's CSV output: one block per table, `Table: <title>` then the rows. */
-async function readWithPspp(savPath: string): Promise<{ tables: Map<string, string[][]>; output: string }> {
-  const syntax = join(dir, 'read.sps');
-  const outPath = join(dir, 'read.csv');
-  const quoted = savPath.replace(/'/g, "''");
-  await writeFile(
-    syntax,
-    `SYSFILE INFO FILE='${quoted}'.\nGET FILE='${quoted}'.\nDISPLAY DICTIONARY.\nLIST.\n`,
-  );
-  const { stdout, stderr } = await run('pspp', [syntax, '-o', outPath]);
-  const output = await readFile(outPath, 'utf8');
-  const tables = new Map<string, string[][]>();
-  for (const block of output.split(/\n(?=Table: )/)) {
-    const newline = block.indexOf('\n');
-    const title = block.slice(0, newline).replace(/^Table: /, '');
-    tables.set(title, parse(block.slice(newline + 1), { relax_column_count: true }) as string[][]);
-  }
-  return { tables, output: output + stdout + stderr };
-}
-
 const byFirst = (rows: string[][] | undefined) => new Map((rows ?? []).map((row) => [row[0] as string, row]));
 
 describe('spss writer, read back by pspp', () => {
@@ -58,7 +35,7 @@ describe('spss writer, read back by pspp', () => {
     const path = join(dir, 'sample.sav');
     const result = await writeSavFile(path, sampleLayout(), asyncRows(sampleRows()));
     expect(result).toEqual({ rows: 2, truncatedValues: 0 });
-    const { tables, output } = await readWithPspp(path);
+    const { tables, log: output } = await readSavWithPspp(path);
     expect(output).not.toMatch(/warning|error/i);
 
     const info = byFirst(tables.get('File Information'));
@@ -147,7 +124,7 @@ describe('spss writer, read back by pspp', () => {
     expect(bytes.subarray(84 + 8, 84 + 8 + 17).toString('latin1')).toBe('02 Jan 2603:04:05');
     const path = join(dir, 'streamed.sav');
     await writeFile(path, bytes);
-    const { tables, output } = await readWithPspp(path);
+    const { tables, log: output } = await readSavWithPspp(path);
     expect(output).not.toMatch(/warning|error/i);
     expect(byFirst(tables.get('File Information')).get('Cases')?.[1]).toBe('Unknown');
     expect(tables.get('Data List')).toHaveLength(3);
@@ -190,7 +167,7 @@ describe('spss writer, read back by pspp', () => {
     const path = join(dir, 'long.sav');
     const result = await writeSavFile(path, layout, asyncRows(rows), options);
     expect(result.truncatedValues).toBe(1); // 'ab€' is 5 bytes in a 4-byte column
-    const { tables, output } = await readWithPspp(path);
+    const { tables, log: output } = await readSavWithPspp(path);
     expect(output).not.toMatch(/warning|error/i);
     const variables = tables.get('Variables')?.slice(1) ?? [];
     expect(variables.map((row) => [row[0], row[7]])).toEqual([
