@@ -3,7 +3,9 @@
  * loop of the same POSTs through the same HTTP client with the same number in flight, in the same run.
  * Goal: ratio >= 0.5. Rounds alternate (bare, worker, ...) and the best of each is compared, so load from
  * elsewhere on the machine does not decide the ratio. Then commit-to-receipt latency: single events committed one at a time while the
- * worker runs, timed from the commit returning to the receiver reading the request (p50, p99).
+ * worker runs, timed from the commit returning to the receiver reading the request (p50, p99). The process's
+ * CPU time per POST and per delivery (medians of the rounds) is printed too: on a shared machine it moves
+ * less with load than the rates do.
  * Run with `npm run bench -- event`; `EVENT_BENCH_PG=1` runs it on PostgreSQL (TEST_DATABASE_URL, default the
  * local test database) in a fresh schema, dropped at the end.
  */
@@ -53,8 +55,20 @@ async function startReceiver(onReceive: (id: string) => void) {
   return { url, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
+/** Throughput, and the process's CPU time (user + system) per item: steadier than rates on a busy machine. */
+interface Round {
+  perSecond: number;
+  cpuMicros: number;
+}
+
+function timed(started: number, cpu: NodeJS.CpuUsage): Round {
+  const elapsed = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  return { perSecond: (EVENTS / elapsed) * 1000, cpuMicros: (used.user + used.system) / EVENTS };
+}
+
 /** The baseline: the same POSTs, pre-built, through the same client, IN_FLIGHT at a time. */
-async function bareLoop(url: string): Promise<number> {
+async function bareLoop(url: string): Promise<Round> {
   const client = createWebhookClient({ allowPrivateTargets: true });
   const messages = Array.from({ length: EVENTS }, (_, n) =>
     buildMessage({
@@ -68,6 +82,7 @@ async function bareLoop(url: string): Promise<number> {
     }),
   );
   let next = 0;
+  const cpu = process.cpuUsage();
   const started = performance.now();
   await Promise.all(
     Array.from({ length: IN_FLIGHT }, async () => {
@@ -78,9 +93,9 @@ async function bareLoop(url: string): Promise<number> {
       }
     }),
   );
-  const elapsed = performance.now() - started;
+  const round = timed(started, cpu);
   await client.close();
-  return (EVENTS / elapsed) * 1000;
+  return round;
 }
 
 const median = (values: number[]) =>
@@ -150,17 +165,18 @@ export default async function bench(): Promise<BenchResult> {
     worker.start();
     // Alternate rounds, so a burst of load from elsewhere on the machine hits both sides alike; the best
     // round of each is compared.
-    const bare: number[] = [];
-    const ours: number[] = [];
+    const bare: Round[] = [];
+    const ours: Round[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       bare.push(await bareLoop(receiver.url));
       const before = arrivals.size;
       await database.db.transaction().execute(async (trx) => {
         for (let n = 0; n < EVENTS; n++) await recordEvent(trx, scope, TOPIC, payload(n), new Date());
       });
+      const cpu = process.cpuUsage();
       const started = performance.now();
       await arrived(before + EVENTS);
-      ours.push((EVENTS / (performance.now() - started)) * 1000);
+      ours.push(timed(started, cpu));
     }
 
     const latencies: number[] = [];
@@ -175,13 +191,20 @@ export default async function bench(): Promise<BenchResult> {
       await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
     }
     latencies.sort((a, b) => a - b);
+    const rates = (rounds: Round[]) => rounds.map((r) => r.perSecond);
+    const cpu = (rounds: Round[]) => median(rounds.map((r) => r.cpuMicros)).toFixed(0);
     return {
       name: `event delivery (${PG_URL ? 'PostgreSQL' : 'SQLite'}, HMAC + AES-256) vs bare POST loop, same client`,
       lines: [
         `${EVENTS} events, ${IN_FLIGHT} in flight, receiver on 127.0.0.1`,
-        `bare POST loop:  ${bare.map((r) => r.toFixed(0)).join(', ')} POST/s`,
-        `delivery worker: ${ours.map((r) => r.toFixed(0)).join(', ')} deliveries/s (commit to last receipt)`,
-        `ratio:           ${(Math.max(...ours) / Math.max(...bare)).toFixed(2)} best to best (goal >= 0.5), ${(median(ours) / median(bare)).toFixed(2)} median to median`,
+        `bare POST loop:  ${rates(bare)
+          .map((r) => r.toFixed(0))
+          .join(', ')} POST/s`,
+        `delivery worker: ${rates(ours)
+          .map((r) => r.toFixed(0))
+          .join(', ')} deliveries/s (commit to last receipt)`,
+        `ratio:           ${(Math.max(...rates(ours)) / Math.max(...rates(bare))).toFixed(2)} best to best (goal >= 0.5), ${(median(rates(ours)) / median(rates(bare))).toFixed(2)} median to median`,
+        `process CPU:     ${cpu(bare)} us per POST, ${cpu(ours)} us per delivery (medians, this process: the receiver in both, never the database server)`,
         `commit-to-receipt (${LATENCY_SAMPLES} single events): p50 ${percentile(latencies, 0.5).toFixed(1)} ms, p99 ${percentile(latencies, 0.99).toFixed(1)} ms`,
       ],
     };

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { CompiledQuery, type Kysely, type RawBuilder, sql } from 'kysely';
 import { isPostgres } from './dialect.js';
 
 /**
@@ -22,36 +22,84 @@ export interface ClaimOptions {
   now: Date;
   leaseMs: number;
   limit: number;
-  /** The columns to return (default all): building a JS object per column is much of a claim's cost. */
-  returning?: readonly string[];
+  /**
+   * What to return (default all columns): column names, or expressions over the claimed row (a subquery
+   * reading what the caller needs next saves it a statement). Building a JS object per column is much of
+   * a claim's cost.
+   */
+  returning?: readonly (string | RawBuilder<unknown>)[];
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: generic over tables; callers type the rows they get back
 export async function claimDue<Row>(db: Kysely<any>, options: ClaimOptions): Promise<Row[]> {
-  const {
-    table,
-    statusColumn = 'status',
-    claimableStatus = 'pending',
-    dueColumn = 'due_at',
-    leaseColumn = 'lease_until',
-    ownerColumn = 'lease_owner',
-  } = options;
+  return (await db.executeQuery(claimStatement<Row>(db, options))).rows;
+}
+
+/**
+ * The claim as one compiled statement, for a caller that runs it its own way (the delivery worker's
+ * batch-sql). Its text depends only on the engine and the options' names, so it is compiled once per
+ * those (compiling cost more than a small claim itself) and bound to fresh values each time.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: as claimDue
+export function claimStatement<Row>(db: Kysely<any>, options: ClaimOptions): CompiledQuery<Row> {
+  const names = {
+    table: options.table,
+    status: options.statusColumn ?? 'status',
+    due: options.dueColumn ?? 'due_at',
+    lease: options.leaseColumn ?? 'lease_until',
+    owner: options.ownerColumn ?? 'lease_owner',
+  };
   const now = options.now.toISOString();
   const leaseUntil = new Date(options.now.getTime() + options.leaseMs).toISOString();
+  // In the order compileClaim's template binds them.
+  const values = [options.owner, leaseUntil, options.claimableStatus ?? 'pending', now, now, options.limit];
+  const returning = options.returning ?? ALL_COLUMNS;
+  let texts = compiledClaims.get(returning);
+  if (!texts) {
+    texts = new Map();
+    compiledClaims.set(returning, texts);
+  }
+  const key = [isPostgres(db), ...Object.values(names)].join('\u0000');
+  let text = texts.get(key);
+  if (!text) {
+    text = compileClaim(db, names, returning, values);
+    texts.set(key, text);
+  }
+  return CompiledQuery.raw(text, values) as CompiledQuery<Row>;
+}
+
+const ALL_COLUMNS: readonly string[] = [];
+/** Compiled claim texts by the `returning` list they were made for (callers keep theirs in a constant). */
+const compiledClaims = new WeakMap<readonly unknown[], Map<string, string>>();
+
+function compileClaim(
+  // biome-ignore lint/suspicious/noExplicitAny: as claimDue
+  db: Kysely<any>,
+  names: { table: string; status: string; due: string; lease: string; owner: string },
+  returning: readonly (string | RawBuilder<unknown>)[],
+  values: readonly unknown[],
+): string {
   const lock = isPostgres(db) ? sql` for update skip locked` : sql``;
   const id = sql.ref('id');
-  const returning = options.returning ? sql.join(options.returning.map((c) => sql.ref(c))) : sql`*`;
-  const result = await sql<Row>`
-    update ${sql.table(table)}
-    set ${sql.ref(ownerColumn)} = ${options.owner}, ${sql.ref(leaseColumn)} = ${leaseUntil}
+  const table = sql.table(names.table);
+  const columns =
+    returning === ALL_COLUMNS
+      ? sql`*`
+      : sql.join(returning.map((c) => (typeof c === 'string' ? sql.ref(c) : c)));
+  const compiled = sql`
+    update ${table}
+    set ${sql.ref(names.owner)} = ${values[0]}, ${sql.ref(names.lease)} = ${values[1]}
     where ${id} in (
-      select ${id} from ${sql.table(table)}
-      where ${sql.ref(statusColumn)} = ${claimableStatus}
-        and ${sql.ref(dueColumn)} <= ${now}
-        and (${sql.ref(leaseColumn)} is null or ${sql.ref(leaseColumn)} < ${now})
-      order by ${sql.ref(dueColumn)}, ${id}
-      limit ${options.limit}${lock}
+      select ${id} from ${table}
+      where ${sql.ref(names.status)} = ${values[2]}
+        and ${sql.ref(names.due)} <= ${values[3]}
+        and (${sql.ref(names.lease)} is null or ${sql.ref(names.lease)} < ${values[4]})
+      order by ${sql.ref(names.due)}, ${id}
+      limit ${values[5]}${lock}
     )
-    returning ${returning}`.execute(db);
-  return result.rows;
+    returning ${columns}`.compile(db);
+  // The text is reused with other values bound by position: they must be exactly these, in this order.
+  if (compiled.parameters.length !== values.length || compiled.parameters.some((v, i) => v !== values[i]))
+    throw new Error('compileClaim: the template binds other values than it is given, or in another order');
+  return compiled.sql;
 }

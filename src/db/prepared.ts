@@ -1,4 +1,4 @@
-import type { Database as SqliteHandle } from 'better-sqlite3';
+import type { Database as SqliteHandle, Statement } from 'better-sqlite3';
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import { sqliteHandleOf } from './database.js';
 import type { Database } from './schema.js';
@@ -41,26 +41,76 @@ function prepare<Row>(db: Kysely<Database>, compiled: CompiledQuery<Row>): Run<R
  * behind Kysely's connection lock costs more than the read (a profile of `GET /users/{id}` showed it).
  * Outside a transaction the connection is in autocommit: a read run now sees exactly what it would see
  * through the queue, so it runs at once. Inside someone's transaction (or while a streamed query holds
- * the connection, which better-sqlite3 refuses with an error) it takes the queue. Rows come back as
- * arrays and are named here, which is cheaper than better-sqlite3 building keyed objects.
+ * the connection, which better-sqlite3 refuses with an error) it takes the queue.
  */
 function sqliteRun<Row>(handle: SqliteHandle, compiled: CompiledQuery<Row>, viaKysely: Run<Row>): Run<Row> {
-  const statement = handle.prepare(compiled.sql).raw(true);
-  const names = statement.columns().map((column) => column.name);
-  const toRow = (values: unknown[]): Row => {
-    const row: Record<string, unknown> = {};
-    for (let i = 0; i < names.length; i++) row[names[i] as string] = values[i];
-    return row as Row;
-  };
   return (parameters) => {
     if (handle.inTransaction) return viaKysely(parameters);
-    let rows: unknown[][];
     try {
-      rows = statement.all(parameters as unknown[]) as unknown[][];
+      return Promise.resolve(runOnSqlite<Row>(handle, compiled.sql, parameters));
     } catch {
       // Busy with a streamed query, or a real error: the queue waits its turn or reports it.
       return viaKysely(parameters);
     }
-    return Promise.resolve(rows.map(toRow));
   };
+}
+
+/**
+ * The SQLite connection under `db` when a statement may run on it at once: a root database (not a
+ * transaction's) with no transaction open. A statement run then is atomic and sees what it would see
+ * through Kysely's queue, since better-sqlite3 runs it synchronously.
+ */
+export function freeSqlite(db: Kysely<Database>): SqliteHandle | undefined {
+  const handle = sqliteHandleOf(db);
+  return handle && !handle.inTransaction ? handle : undefined;
+}
+
+/** better-sqlite3 refuses every statement while an iterator (Kysely's streamed query) is open. */
+export function isBusy(error: unknown): boolean {
+  return error instanceof TypeError && error.message.includes('busy executing a query');
+}
+
+interface Prepared {
+  statement: Statement;
+  /** Column names of a statement that returns rows (its rows come as arrays: cheaper than objects). */
+  names: string[] | undefined;
+}
+const preparedByHandle = new WeakMap<SqliteHandle, Map<string, Prepared>>();
+/** The hot-path reads, and the delivery worker's statements times the batch lengths each is used at. */
+const MAX_PREPARED = 1024;
+
+/**
+ * Compiled SQL run straight on the connection (the caller has made sure it may: `freeSqlite`), each text
+ * prepared once. Rows come back as arrays and are named here, which is cheaper than better-sqlite3
+ * building keyed objects; a statement that returns no rows answers `[]`.
+ */
+export function runOnSqlite<Row>(handle: SqliteHandle, sql: string, parameters: readonly unknown[]): Row[] {
+  let cache = preparedByHandle.get(handle);
+  if (!cache) {
+    cache = new Map();
+    preparedByHandle.set(handle, cache);
+  }
+  let prepared = cache.get(sql);
+  if (!prepared) {
+    const statement = handle.prepare(sql);
+    const names = statement.reader ? statement.columns().map((c) => c.name) : undefined;
+    if (names) statement.raw(true);
+    prepared = { statement, names };
+    if (cache.size >= MAX_PREPARED) cache.clear();
+    cache.set(sql, prepared);
+  }
+  const { statement, names } = prepared;
+  if (!names) {
+    statement.run(parameters as unknown[]);
+    return [];
+  }
+  const rows = statement.all(parameters as unknown[]) as unknown[][];
+  const named = new Array<Row>(rows.length);
+  for (let r = 0; r < rows.length; r++) {
+    const values = rows[r] as unknown[];
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < names.length; i++) row[names[i] as string] = values[i];
+    named[r] = row as Row;
+  }
+  return named;
 }

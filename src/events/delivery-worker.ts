@@ -6,11 +6,12 @@ import { AttemptRecorder } from './attempt-recorder.js';
 import { buildMessage } from './message.js';
 import {
   abandon,
+  type ClaimedDelivery,
   claimDeliveries,
-  type DeliveryContext,
-  type DeliveryRow,
-  loadContexts,
+  type DeliveryTarget,
+  loadTargets,
   releaseDeliveries,
+  targetKey,
 } from './outbox.store.js';
 import { onEventRecorded } from './record-event.js';
 import { type AttemptResult, type Decision, decide } from './retry.js';
@@ -37,6 +38,13 @@ const LEASE_MARGIN_MS = 5_000;
 /** Attempts slower than this on average make the worker claim less ahead (see claimAndDispatch). */
 const SLOW_ATTEMPT_MS = 1_000;
 
+/** A claimed delivery, its subscription (undefined once deleted), and when its lease ends (epoch ms). */
+interface Claimed {
+  row: ClaimedDelivery;
+  target: DeliveryTarget | undefined;
+  leaseEnds: number;
+}
+
 const stderrLog: DeliveryLog = {
   error: (details, message) => process.stderr.write(`${JSON.stringify({ ...details, msg: message })}\n`),
 };
@@ -60,7 +68,7 @@ export class DeliveryWorker implements Worker {
   private readonly log: DeliveryLog;
   private readonly inFlight = new Set<Promise<void>>();
   /** Claimed, waiting for a free slot. */
-  private readonly ready: { row: DeliveryRow; context: DeliveryContext | undefined }[] = [];
+  private readonly ready: Claimed[] = [];
   private running = false;
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
@@ -174,14 +182,15 @@ export class DeliveryWorker implements Worker {
 
   /**
    * Keeps the window full without a round trip per delivery: a finished delivery is replaced at once from
-   * rows claimed ahead, and claims come in batches of at least `concurrency` rows (a claim costs about
-   * the same for 10 rows as for 100). While receivers answer quickly, up to twice the slots wait claimed;
-   * while they are slow, only one slot's worth, so that no claimed row waits longer than one attempt and
-   * its lease still covers its own attempt when its turn comes.
+   * rows claimed ahead, and claims come in batches (a claim has a fixed cost, and scans past the rows
+   * leased already, so 64 rows cost far less than twice 32). While receivers answer quickly, claims take
+   * at least two slots' worth and up to three wait claimed; while they are slow, one slot's worth of
+   * each, so that no claimed row waits longer than one attempt and its lease still covers its own
+   * attempt when its turn comes.
    */
   private async claimAndDispatch(): Promise<number> {
     const want = this.wanted();
-    if (want < this.concurrency) {
+    if (want < this.batchSize()) {
       this.dispatchReady();
       return 0;
     }
@@ -195,49 +204,66 @@ export class DeliveryWorker implements Worker {
     }
   }
 
-  /** How many rows the window has room for: a claim is worth making from `concurrency` up. */
+  /** How many rows the window has room for. */
   private wanted(): number {
-    const ahead = this.averageLatencyMs < SLOW_ATTEMPT_MS ? 2 * this.concurrency : this.concurrency;
+    const ahead = this.fast() ? 3 * this.concurrency : this.concurrency;
     return this.concurrency + ahead - this.inFlight.size - this.ready.length;
+  }
+
+  /** The fewest rows worth a claim. */
+  private batchSize(): number {
+    return this.fast() ? 2 * this.concurrency : this.concurrency;
+  }
+
+  private fast(): boolean {
+    return this.averageLatencyMs < SLOW_ATTEMPT_MS;
   }
 
   private async claim(want: number): Promise<number> {
     const { db, clock } = this.deps;
-    const rows = await claimDeliveries(db, this.owner, clock.now(), this.leaseMs, want);
-    const contexts = await loadContexts(db, rows);
-    for (const row of rows) this.ready.push({ row, context: contexts.get(row.id) });
+    const now = clock.now();
+    const rows = await claimDeliveries(db, this.owner, now, this.leaseMs, want);
+    const targets = await loadTargets(db, rows);
+    // The lease the claim wrote (db/claim.ts): the same for the whole batch.
+    const leaseEnds = now.getTime() + this.leaseMs;
+    for (const row of rows) this.ready.push({ row, target: targets.get(targetKey(row)), leaseEnds });
     this.claimedCount += rows.length;
     this.dispatchReady();
     return rows.length;
   }
 
   private dispatchReady(): void {
+    let now: number | undefined;
     while (this.inFlight.size < this.concurrency) {
       const next = this.ready.shift();
       if (!next) return;
+      now ??= this.deps.clock.now().getTime();
       // A row that waited so long its lease could run out mid-attempt is left to be claimed afresh, so
       // that two workers never attempt the same delivery at once.
-      if (!this.leaseCovers(next.row)) continue;
-      const delivery = this.deliver(next.row, next.context)
-        .catch((error) =>
-          this.log.error({ err: error, deliveryId: next.row.id }, 'delivering an event failed'),
-        )
-        .finally(() => {
-          this.inFlight.delete(delivery);
-          if (this.running) this.dispatchReady();
-          // Wake the loop only when there is room for a claim's worth: not once per delivery.
-          if (this.wanted() >= this.concurrency) {
-            this.lookAgain = true;
-            this.wake?.();
-          }
-        });
+      if (next.leaseEnds - now <= DELIVERY_TIMEOUT_MS + LEASE_MARGIN_MS) continue;
+      const delivery: Promise<void> = this.attempt(next).then(() => this.freed(delivery));
       this.inFlight.add(delivery);
     }
   }
 
-  private leaseCovers(row: DeliveryRow): boolean {
-    const leaseEnds = row.lease_until ? Date.parse(row.lease_until) : 0;
-    return leaseEnds - this.deps.clock.now().getTime() > DELIVERY_TIMEOUT_MS + LEASE_MARGIN_MS;
+  /** One delivery in its slot; never rejects, so that one failure cannot stop the window. */
+  private async attempt(claimed: Claimed): Promise<void> {
+    try {
+      await this.deliver(claimed.row, claimed.target);
+    } catch (error) {
+      this.log.error({ err: error, deliveryId: claimed.row.id }, 'delivering an event failed');
+    }
+  }
+
+  /** A slot came free: it goes to the next claimed row at once. */
+  private freed(delivery: Promise<void>): void {
+    this.inFlight.delete(delivery);
+    if (this.running) this.dispatchReady();
+    // Wake the loop only when there is room for a claim's worth: not once per delivery.
+    if (this.wanted() >= this.batchSize()) {
+      this.lookAgain = true;
+      this.wake?.();
+    }
   }
 
   /** Waits until nothing is in flight and nothing claimed is left to send. */
@@ -248,27 +274,27 @@ export class DeliveryWorker implements Worker {
     }
   }
 
-  private async deliver(row: DeliveryRow, context: DeliveryContext | undefined): Promise<void> {
-    if (!context) return; // the subscription was deleted after the claim; its deliveries went with it
-    if (context.subscription_status !== 'active') {
+  private async deliver(row: ClaimedDelivery, target: DeliveryTarget | undefined): Promise<void> {
+    if (!target) return; // the subscription was deleted after the claim; its deliveries went with it
+    if (target.status !== 'active') {
       await abandon(this.deps.db, row, this.owner, 'the subscription is disabled');
       return;
     }
     const attemptedAt = this.deps.clock.now();
     const message = buildMessage({
-      eventId: context.event_id,
+      eventId: row.event_id,
       brandId: row.organization_id,
-      topic: context.topic,
-      payload: context.payload,
-      sharedKey: context.shared_key,
-      encrypt: context.encrypt === 1,
+      topic: row.topic,
+      payload: row.payload,
+      sharedKey: target.shared_key,
+      encrypt: target.encrypt === 1,
       sentAt: attemptedAt,
     });
     const started = performance.now();
     let result: AttemptResult = {};
     let error: string | null = null;
     try {
-      result = await this.client.post(context.publication_url, message);
+      result = await this.client.post(target.publication_url, message);
       if (result.status !== undefined && (result.status < 200 || result.status >= 300))
         error = `the receiver answered ${result.status}`;
     } catch (thrown) {
@@ -276,7 +302,9 @@ export class DeliveryWorker implements Worker {
     }
     const latencyMs = Math.round(performance.now() - started);
     this.averageLatencyMs += (latencyMs - this.averageLatencyMs) / 16;
-    const decision = decide(result, row.round_attempts + 1, this.deps.clock.now(), this.random);
+    const now = this.deps.clock.now();
+    const decision = decide(result, row.round_attempts + 1, now, this.random);
+    const next = nextState(decision, now);
     this.recorder.add({
       row,
       attempt: {
@@ -284,28 +312,29 @@ export class DeliveryWorker implements Worker {
         httpStatus: result.status ?? null,
         latencyMs,
         error,
-        ...this.nextState(decision),
+        status: next.status,
+        dueAt: next.dueAt,
+        disableSubscription: next.disableSubscription,
       },
     });
   }
+}
 
-  private nextState(decision: Decision) {
-    const now = this.deps.clock.now();
-    const dueAt = now.toISOString();
-    switch (decision.kind) {
-      case 'delivered':
-        return { status: 'delivered' as const, dueAt, disableSubscription: false };
-      case 'gone':
-        return { status: 'failed' as const, dueAt, disableSubscription: true };
-      case 'give-up':
-        return { status: 'failed' as const, dueAt, disableSubscription: false };
-      case 'retry':
-        return {
-          status: 'pending' as const,
-          dueAt: new Date(now.getTime() + decision.delayMs).toISOString(),
-          disableSubscription: false,
-        };
-    }
+/** The row's next state after an attempt. */
+function nextState(decision: Decision, now: Date) {
+  switch (decision.kind) {
+    case 'delivered':
+      return { status: 'delivered' as const, dueAt: null, disableSubscription: false };
+    case 'gone':
+      return { status: 'failed' as const, dueAt: now.toISOString(), disableSubscription: true };
+    case 'give-up':
+      return { status: 'failed' as const, dueAt: now.toISOString(), disableSubscription: false };
+    case 'retry':
+      return {
+        status: 'pending' as const,
+        dueAt: new Date(now.getTime() + decision.delayMs).toISOString(),
+        disableSubscription: false,
+      };
   }
 }
 

@@ -35,7 +35,12 @@ export function isEncryptionKey(sharedKey: string): boolean {
  * appending BrandID to that text gives what parsing, spreading and stringifying would, for much less.
  */
 export function plainMessage(brandId: string, payload: Record<string, unknown> | string): string {
-  if (typeof payload === 'string' && /^\{.*\}$/s.test(payload) && !payload.includes('"BrandID"')) {
+  if (
+    typeof payload === 'string' &&
+    payload.charCodeAt(0) === 0x7b && // {
+    payload.charCodeAt(payload.length - 1) === 0x7d && // }
+    !payload.includes('"BrandID"')
+  ) {
     const brand = JSON.stringify(brandId);
     return payload === '{}' ? `{"BrandID":${brand}}` : `${payload.slice(0, -1)},"BrandID":${brand}}`;
   }
@@ -99,9 +104,8 @@ export function buildMessage(input: MessageInput): WebhookMessage {
   const { sharedKey } = input;
   const plain = plainMessage(input.brandId, input.payload);
   const msg = input.encrypt && sharedKey ? encryptMessage(plain, sharedKey) : plain;
-  const form = new URLSearchParams({ Topic: `${input.brandId}.${input.topic}`, MSG: msg });
-  if (sharedKey) form.set('HMAC', messageHmac(msg, sharedKey));
-  const body = form.toString();
+  let body = `Topic=${formValue(`${input.brandId}.${input.topic}`)}&MSG=${formValue(msg)}`;
+  if (sharedKey) body += `&HMAC=${messageHmac(msg, sharedKey)}`; // hex: nothing to encode
   const timestamp = Math.floor(input.sentAt.getTime() / 1000);
   const headers: Record<string, string> = {
     'content-type': 'application/x-www-form-urlencoded',
@@ -111,3 +115,20 @@ export function buildMessage(input: MessageInput): WebhookMessage {
   if (sharedKey) headers['webhook-signature'] = webhookSignature(input.eventId, timestamp, body, sharedKey);
   return { body, headers };
 }
+
+/**
+ * A value as `URLSearchParams` serialises it (application/x-www-form-urlencoded, UTF-8), for a fraction of
+ * its cost on the long Base64 `MSG`: encodeURIComponent differs only in leaving `!'()~` as they are and
+ * writing a space as `%20`. A lone surrogate, which encodeURIComponent refuses, goes to URLSearchParams.
+ */
+export function formValue(value: string): string {
+  let encoded: string;
+  try {
+    encoded = encodeURIComponent(value);
+  } catch {
+    return new URLSearchParams({ v: value }).toString().slice(2);
+  }
+  return /[!'()~ ]/.test(value) ? encoded.replace(/[!'()~]|%20/g, formEscape) : encoded;
+}
+
+const formEscape = (c: string) => (c === '%20' ? '+' : `%${c.charCodeAt(0).toString(16).toUpperCase()}`);

@@ -1,6 +1,13 @@
 import { createDecipheriv, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { buildMessage, encryptMessage, isEncryptionKey, messageHmac, plainMessage } from './message.js';
+import {
+  buildMessage,
+  encryptMessage,
+  formValue,
+  isEncryptionKey,
+  messageHmac,
+  plainMessage,
+} from './message.js';
 
 const input = {
   eventId: 'EV_aaaaaaaaaaaaaaa',
@@ -81,5 +88,31 @@ describe('message building from stored payloads', () => {
       const plain = Buffer.concat([decipher.update(Buffer.from(msg, 'base64')), decipher.final()]);
       expect(plain.toString('utf8')).toBe(text);
     }
+  });
+});
+
+describe('form encoding', () => {
+  it.each([
+    '',
+    'abcXYZ019*-._',
+    'a+b/c==',
+    "space and !'()~ signs",
+    '{"Text":"é 漢字 😀","Amp":"a&b=c%d"}',
+    'tab\tnewline\r\n',
+    'lone \ud800 surrogate',
+  ])('encodes %j exactly as URLSearchParams does', (value) => {
+    expect(formValue(value)).toBe(new URLSearchParams({ v: value }).toString().slice(2));
+  });
+
+  it('builds the body URLSearchParams would', () => {
+    const message = buildMessage({ ...input, brandId: 'a c!', sharedKey: 'k'.repeat(32), encrypt: true });
+    const form = new URLSearchParams(message.body);
+    expect(message.body).toBe(
+      new URLSearchParams({
+        Topic: form.get('Topic') ?? '',
+        MSG: form.get('MSG') ?? '',
+        HMAC: form.get('HMAC') ?? '',
+      }).toString(),
+    );
   });
 });

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryWorker } from '../../src/events/delivery-worker.js';
+import { recordEvent } from '../../src/events/record-event.js';
 import { completedResponseTopic } from '../../src/events/topics.js';
 import type { TestApp } from '../helpers/test-app.js';
 import { type Responder, startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -144,7 +145,6 @@ describe('emission', () => {
     // No commit, no event: a transaction that fails after recording leaves nothing behind.
     await expect(
       t.database.db.transaction().execute(async (trx) => {
-        const { recordEvent } = await import('../../src/events/record-event.js');
         await recordEvent(trx, { organizationId: org.brandId }, TOPIC, completedPayload(), clock.now());
         throw new Error('the change failed');
       }),
@@ -378,5 +378,45 @@ describe('retry and the delivery log', () => {
     expect(final.every((d: { status: string }) => d.status === 'delivered')).toBe(true);
     const sub = await t.call(org.apiToken, 'GET', `/API/v3/eventsubscriptions/${id}`);
     expect(sub.body.result.successfulCalls).toBe(3);
+  });
+});
+
+describe('sharing the database with the API', () => {
+  it('records an attempt that ends while a module holds a transaction open, once that commits', async () => {
+    let commit: () => void = () => {};
+    const committed = new Promise<void>((resolve) => {
+      commit = resolve;
+    });
+    let moduleTransaction: Promise<string> | undefined;
+    const r = await receiver((n) => {
+      // While the worker waits for this answer, a module opens a transaction (SQLite: the one connection).
+      if (n === 0)
+        moduleTransaction = t.database.db.transaction().execute(async (trx) => {
+          const scope = { organizationId: org.brandId };
+          const eventId = await recordEvent(trx, scope, TOPIC, completedPayload(2), clock.now());
+          await committed;
+          return eventId;
+        });
+      return { status: 200 };
+    });
+    const id = await subscribe({ publicationUrl: r.url, topics: TOPIC });
+    await emit(t, org.brandId, TOPIC, completedPayload(1));
+    const delivering = worker.deliverDue();
+    await r.waitFor(1);
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the attempt's recording comes due meanwhile
+    commit();
+    const second = await moduleTransaction;
+    await delivering;
+    await worker.deliverDue();
+
+    expect(r.received.map((x) => x.headers['webhook-id'])).toContain(second);
+    expect(r.received).toHaveLength(2);
+    const log = await deliveryLog(id);
+    expect(log.map((d: { status: string; attempts: unknown[] }) => [d.status, d.attempts.length])).toEqual([
+      ['delivered', 1],
+      ['delivered', 1],
+    ]);
+    const sub = await t.call(org.apiToken, 'GET', `/API/v3/eventsubscriptions/${id}`);
+    expect(sub.body.result.successfulCalls).toBe(2);
   });
 });
