@@ -1,13 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { manualClock } from '../../src/clock.js';
 import { createUserWithToken } from '../helpers/factories.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 
+const clock = manualClock('2026-01-01T00:00:00Z');
 let t: TestApp;
 let org: { apiToken: string; brandId: string };
 const URL_OK = 'http://127.0.0.1:9/hook';
 
 beforeAll(async () => {
-  t = await buildTestApp({ config: { allowPrivateTargets: true } });
+  t = await buildTestApp({ clock, config: { allowPrivateTargets: true } });
   org = await t.newOrganization();
 });
 afterAll(() => t.close());
@@ -109,8 +111,8 @@ describe('listing and deleting', () => {
     for (let i = 0; i < 3; i++) {
       ids.push((await create({ publicationUrl: URL_OK, topics: '*' }, mine.apiToken)).body.result.id);
       // The list is in creation order (created_at, then id): two made in the same millisecond would
-      // come back in id order, so let the clock move on.
-      await new Promise((resolve) => setTimeout(resolve, 2));
+      // come back in id order, so the clock moves on.
+      clock.advance(1000);
     }
 
     const first = await t.call(mine.apiToken, 'GET', '/API/v3/eventsubscriptions?pageSize=2');
