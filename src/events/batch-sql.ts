@@ -1,4 +1,5 @@
 import { CompiledQuery, type RawBuilder } from 'kysely';
+import { preparedOnPostgres } from '../db/database.js';
 import { isPostgres } from '../db/dialect.js';
 import { freeSqlite, isBusy, runOnSqlite } from '../db/prepared.js';
 import type { Queryable } from '../deps.js';
@@ -90,7 +91,10 @@ export async function transaction<T>(db: Queryable, steps: () => Steps<T>): Prom
 /** `n` placeholders for a template, to be bound by position at run time. */
 export const placeholders = (n: number, perRow = 1) => Array.from({ length: n * perRow }, () => null);
 
-/** Compiled SQL with these parameters: straight on a free SQLite connection, else through Kysely. */
+/**
+ * Compiled SQL with these parameters: straight on a free SQLite connection, else through Kysely (on
+ * PostgreSQL as a statement prepared once per connection: these texts are a bounded set).
+ */
 export function runCompiled<Row>(
   db: Queryable,
   sql: string,
@@ -104,5 +108,6 @@ export function runCompiled<Row>(
       if (!isBusy(error)) throw error; // else a streamed query holds the connection: wait in the queue
     }
   }
-  return db.executeQuery<Row>(CompiledQuery.raw(sql, parameters as unknown[])).then((r) => r.rows);
+  const text = isPostgres(db) ? preparedOnPostgres(sql) : sql;
+  return db.executeQuery<Row>(CompiledQuery.raw(text, parameters as unknown[])).then((r) => r.rows);
 }
