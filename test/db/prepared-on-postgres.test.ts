@@ -1,23 +1,16 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { systemClock } from '../../src/clock.js';
 import type { Db } from '../../src/db/database.js';
 import { runCompiled } from '../../src/events/batch-sql.js';
-import { bootstrapOrganization } from '../../src/modules/organizations/bootstrap.service.js';
-import { openTestDatabase, TEST_ENGINE, uniqueBrandId } from '../helpers/test-app.js';
+import { databaseWithOrganization, TEST_ENGINE } from '../helpers/test-app.js';
 
 let database: Db;
-let drop: () => Promise<void>;
 let brandId: string;
+let close: () => Promise<void>;
 beforeAll(async () => {
-  ({ database, drop } = await openTestDatabase());
-  brandId = uniqueBrandId();
-  await bootstrapOrganization(database.db, systemClock.now(), { brandId, name: 'Prepared' });
+  ({ database, brandId, close } = await databaseWithOrganization('Prepared'));
 });
-afterAll(async () => {
-  await database.close();
-  await drop();
-});
+afterAll(() => close());
 
 it('runs a worker statement many times on one connection, prepared there once on PostgreSQL', async () => {
   const byId = database.db.selectFrom('organizations').select('name').where('id', '=', brandId).compile();

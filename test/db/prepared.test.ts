@@ -1,26 +1,19 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { systemClock } from '../../src/clock.js';
 import type { Db } from '../../src/db/database.js';
 import { preparedQuery } from '../../src/db/prepared.js';
-import { bootstrapOrganization } from '../../src/modules/organizations/bootstrap.service.js';
-import { openTestDatabase, uniqueBrandId } from '../helpers/test-app.js';
+import { databaseWithOrganization } from '../helpers/test-app.js';
 
 const nameById = preparedQuery((db) =>
   db.selectFrom('organizations').select(['id', 'name']).where('id', '=', ''),
 );
 
 let database: Db;
-let drop: () => Promise<void>;
 let brandId: string;
+let close: () => Promise<void>;
 beforeAll(async () => {
-  ({ database, drop } = await openTestDatabase());
-  brandId = uniqueBrandId();
-  await bootstrapOrganization(database.db, systemClock.now(), { brandId, name: 'Before' });
+  ({ database, brandId, close } = await databaseWithOrganization('Before'));
 });
-afterAll(async () => {
-  await database.close();
-  await drop();
-});
+afterAll(() => close());
 
 it('reads a row by its parameters, as named columns', async () => {
   expect(await nameById(database.db, [brandId])).toEqual([{ id: brandId, name: 'Before' }]);

@@ -8,14 +8,14 @@ import { createDatabase, type Db, migrateToLatest } from '../../src/db/database.
 import { cachedRead } from '../../src/db/read-cache.js';
 import { bootstrapOrganization } from '../../src/modules/organizations/bootstrap.service.js';
 import { dropSchema, TEST_DATABASE_URL, withPgClient } from '../helpers/postgres.js';
-import { openTestDatabase, TEST_ENGINE, uniqueBrandId } from '../helpers/test-app.js';
+import { databaseWithOrganization, TEST_ENGINE, uniqueBrandId } from '../helpers/test-app.js';
 
 // On PostgreSQL nothing is kept (other servers' commits are invisible here): every call reads.
 const KEPT = TEST_ENGINE === 'sqlite' ? 0 : 1;
 
 let database: Db;
-let drop: () => Promise<void>;
 let brandId: string;
+let close: () => Promise<void>;
 let reads = 0;
 /** Set by a test to hold the next read between SQLite's answer and the cache's keeping it. */
 let holdNextRead: Promise<void> | undefined;
@@ -31,14 +31,9 @@ const rename = (db: Db, name: string) =>
   db.db.updateTable('organizations').set({ name }).where('id', '=', brandId).execute();
 
 beforeAll(async () => {
-  ({ database, drop } = await openTestDatabase());
-  brandId = uniqueBrandId();
-  await bootstrapOrganization(database.db, systemClock.now(), { brandId, name: 'First' });
+  ({ database, brandId, close } = await databaseWithOrganization('First'));
 });
-afterAll(async () => {
-  await database.close();
-  await drop();
-});
+afterAll(() => close());
 
 /** Reads through the cache and tells how many times the database was read for it. */
 async function readCounted(db: Db, id = brandId) {

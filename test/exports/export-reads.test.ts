@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobWorker } from '../../src/jobs/job-runner.js';
 import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.service.js';
 import { insertResponse } from '../../src/modules/responses/responses.store.js';
+import { responseRow } from '../helpers/factories.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import { importSmallSurvey } from '../surveys/survey-helpers.js';
 import { runLegacyExport, startExportWorker } from './exports-helpers.js';
@@ -22,32 +23,26 @@ beforeAll(async () => {
   org = await t.newOrganization();
   surveyId = await importSmallSurvey(t, org.apiToken);
   // Shown the fruit question and the comment box, answered only the first.
-  await insertResponse(t.database.db, {
-    id: 'R_readsSeenEmpty1',
-    organization_id: org.brandId,
-    survey_id: surveyId,
-    seq: 1,
-    status: 0,
-    finished: 1,
-    progress: 100,
-    duration: 5,
-    start_date: '2026-03-01T12:00:00Z',
-    end_date: '2026-03-01T12:00:05Z',
-    recorded_date: '2026-03-01T12:00:05Z',
-    ip_address: null,
-    user_agent: null,
-    user_language: null,
-    recipient_id: null,
-    distribution_id: null,
-    distribution_channel: 'anonymous',
-    session_id: null,
-    values: JSON.stringify({ _recordId: 'R_readsSeenEmpty1', QID1: 10, finished: 1 }),
-    labels: JSON.stringify({ QID1: 'Apple', finished: 'True' }),
-    displayed_fields: JSON.stringify(['QID1', 'QID3_TEXT']),
-    displayed_values: JSON.stringify(DISPLAYED_VALUES),
-    embedded_data: '{}',
-    updated_at: '2026-03-01T12:00:05Z',
-  });
+  await insertResponse(
+    t.database.db,
+    responseRow(
+      {
+        id: 'R_readsSeenEmpty1',
+        organizationId: org.brandId,
+        surveyId,
+        seq: 1,
+        at: '2026-03-01T12:00:05Z',
+      },
+      { _recordId: 'R_readsSeenEmpty1', QID1: 10, finished: 1 },
+      {
+        duration: 5,
+        start_date: '2026-03-01T12:00:00Z',
+        labels: JSON.stringify({ QID1: 'Apple', finished: 'True' }),
+        displayed_fields: JSON.stringify(['QID1', 'QID3_TEXT']),
+        displayed_values: JSON.stringify(DISPLAYED_VALUES),
+      },
+    ),
+  );
   worker = startExportWorker(t);
 });
 afterAll(async () => {

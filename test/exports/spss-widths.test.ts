@@ -10,6 +10,7 @@ import type { JobWorker } from '../../src/jobs/job-runner.js';
 import { findStringWidths } from '../../src/modules/exports/string-widths.store.js';
 import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.service.js';
 import { insertResponse } from '../../src/modules/responses/responses.store.js';
+import { responseRow } from '../helpers/factories.js';
 import { dataRows, readSavWithPspp } from '../helpers/pspp.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import { importSmallSurvey } from '../surveys/survey-helpers.js';
@@ -130,32 +131,19 @@ describe('spss export string widths', () => {
       f: [],
       'g"h.i': 'abc',
     };
-    await insertResponse(t.database.db, {
-      id: 'R_widthsCrafted01',
-      organization_id: scope.organizationId,
-      survey_id: surveyId,
-      seq: 1000,
-      status: 0,
-      finished: 1,
-      progress: 100,
-      duration: 0,
-      start_date: '2026-04-01T00:00:00Z',
-      end_date: '2026-04-01T00:00:00Z',
-      recorded_date: '2026-04-01T00:00:00Z',
-      ip_address: null,
-      user_agent: null,
-      user_language: null,
-      recipient_id: null,
-      distribution_id: null,
-      distribution_channel: 'anonymous',
-      session_id: null,
-      values: JSON.stringify(values),
-      labels: '{}',
-      displayed_fields: '[]',
-      displayed_values: '{}',
-      embedded_data: '{}',
-      updated_at: '2026-04-01T00:00:00Z',
-    });
+    await insertResponse(
+      t.database.db,
+      responseRow(
+        {
+          id: 'R_widthsCrafted01',
+          organizationId: scope.organizationId,
+          surveyId,
+          seq: 1000,
+          at: '2026-04-01T00:00:00Z',
+        },
+        values,
+      ),
+    );
     const filter = { surveyId, from: '2026-04-01T00:00:00Z' };
     const keys = ['a', 'b', 'c', 'd', 'e', 'f', 'g"h.i', 'missing'];
     const plain = await findStringWidths(t.database.db, scope, { filter, keys });

@@ -58,6 +58,23 @@ export async function openTestDatabase(): Promise<{ database: Db; drop(): Promis
   };
 }
 
+/** For store-level tests: a throwaway database (as `openTestDatabase`) holding one organisation. */
+export async function databaseWithOrganization(
+  name = 'Test organization',
+): Promise<{ database: Db; brandId: string; close(): Promise<void> }> {
+  const { database, drop } = await openTestDatabase();
+  const brandId = uniqueBrandId();
+  await bootstrapOrganization(database.db, systemClock.now(), { brandId, name });
+  return {
+    database,
+    brandId,
+    close: async () => {
+      await database.close();
+      await drop();
+    },
+  };
+}
+
 export async function buildTestApp(
   options: { clock?: Clock; config?: Partial<Config> } = {},
 ): Promise<TestApp> {

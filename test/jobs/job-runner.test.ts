@@ -9,24 +9,20 @@ import {
   type RunningJob,
 } from '../../src/jobs/job-runner.js';
 import { enqueueJob, getJob } from '../../src/jobs/jobs.service.js';
-import { bootstrapOrganization } from '../../src/modules/organizations/bootstrap.service.js';
-import { openTestDatabase, uniqueBrandId } from '../helpers/test-app.js';
+import { databaseWithOrganization } from '../helpers/test-app.js';
 
 let database: Db;
-let drop: () => Promise<void>;
+let close: () => Promise<void>;
 let scope: { organizationId: string };
 const clock = manualClock('2026-03-01T00:00:00Z');
 let seq = 0;
 
 beforeAll(async () => {
-  ({ database, drop } = await openTestDatabase());
-  const org = await bootstrapOrganization(database.db, clock.now(), { brandId: uniqueBrandId() });
-  scope = { organizationId: org.brandId };
+  let brandId: string;
+  ({ database, brandId, close } = await databaseWithOrganization());
+  scope = { organizationId: brandId };
 });
-afterAll(async () => {
-  await database.close();
-  await drop();
-});
+afterAll(() => close());
 
 /** A registry with one handler under a kind unique to the test, and a worker on it. */
 function workerFor(handler: JobHandler, options: { leaseMs?: number; maxAttempts?: number } = {}) {
