@@ -8,7 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.service.js';
 import type { TestApp } from '../helpers/test-app.js';
 import { importSmallSurvey } from '../surveys/survey-helpers.js';
-import { exportText, importFile, postImport, smallSurveyWithResponses } from './imports-helpers.js';
+import {
+  exportImportExport,
+  exportText,
+  importFile,
+  postImport,
+  smallSurveyWithResponses,
+} from './imports-helpers.js';
 
 let t: TestApp;
 let org: BootstrapResult;
@@ -56,13 +62,17 @@ function expectSameCells(before: string[][], after: string[][]) {
 }
 
 async function roundTrip(options: Record<string, unknown>) {
-  const first = await exportText(t, org.apiToken, sourceId, { format: 'csv2013', ...options });
-  const copyId = await importSmallSurvey(t, org.apiToken);
-  const { result } = await importFile(t, org.apiToken, copyId, first, { format: 'csv2013' });
-  expect(result, JSON.stringify(result)).toMatchObject({ status: 'complete', percentComplete: 100 });
-  expect(result.result).toMatchObject({ added: ANSWERS.length, failed: 0, errors: [], ignoredColumns: [] });
-  const second = await exportText(t, org.apiToken, copyId, { format: 'csv2013', ...options });
-  return { first, second };
+  const format = { format: 'csv2013' };
+  const run = await exportImportExport(
+    t,
+    org.apiToken,
+    sourceId,
+    ANSWERS.length,
+    { ...format, ...options },
+    format,
+  );
+  expect(run.result.result).toMatchObject({ ignoredColumns: [] });
+  return run;
 }
 
 describe('csv2013: export → import into a copy → export', () => {

@@ -95,3 +95,24 @@ export async function smallSurveyWithResponses(answers: readonly Record<string, 
   };
   return { t, org, sourceId, close };
 }
+
+/**
+ * Our export of `sourceId`, imported into a new copy of the small survey and exported again with the same
+ * options: both files' text, and the import's finished status (checked complete, `added` rows, no failure).
+ */
+export async function exportImportExport(
+  t: TestApp,
+  token: string,
+  sourceId: string,
+  added: number,
+  exportOptions: Record<string, unknown>,
+  importFields: Record<string, string> = {},
+) {
+  const first = await exportText(t, token, sourceId, exportOptions);
+  const copyId = await importSmallSurvey(t, token);
+  const { result, seen } = await importFile(t, token, copyId, first, importFields);
+  expect(result, JSON.stringify(result)).toMatchObject({ status: 'complete', percentComplete: 100 });
+  expect(result.result).toMatchObject({ added, failed: 0, errors: [] });
+  const second = await exportText(t, token, copyId, exportOptions);
+  return { first, second, result, seen, copyId };
+}

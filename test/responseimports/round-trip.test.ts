@@ -7,8 +7,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.service.js';
 import type { TestApp } from '../helpers/test-app.js';
-import { importSmallSurvey } from '../surveys/survey-helpers.js';
-import { exportText, importFile, smallSurveyWithResponses } from './imports-helpers.js';
+import { exportImportExport, exportText, importFile, smallSurveyWithResponses } from './imports-helpers.js';
 
 let t: TestApp;
 let org: BootstrapResult;
@@ -61,14 +60,9 @@ function expectSameCells(before: string[][], after: string[][]) {
 }
 
 async function roundTrip(options: Record<string, unknown>, importFields: Record<string, string> = {}) {
-  const first = await exportText(t, org.apiToken, sourceId, options);
-  const copyId = await importSmallSurvey(t, org.apiToken);
-  const { result, seen } = await importFile(t, org.apiToken, copyId, first, importFields);
-  expect(result, JSON.stringify(result)).toMatchObject({ status: 'complete', percentComplete: 100 });
-  expect(result.result).toMatchObject({ added: ANSWERS.length, failed: 0, errors: [] });
-  expect(seen.every((p, i) => i === 0 || p >= (seen[i - 1] as number))).toBe(true);
-  const second = await exportText(t, org.apiToken, copyId, options);
-  return { first, second, copyId };
+  const run = await exportImportExport(t, org.apiToken, sourceId, ANSWERS.length, options, importFields);
+  expect(run.seen.every((p, i) => i === 0 || p >= (run.seen[i - 1] as number))).toBe(true);
+  return run;
 }
 
 describe('export → import into a copy → export', () => {
