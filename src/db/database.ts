@@ -108,17 +108,19 @@ export function preparedOnPostgres(text: string): string {
   return PREPARED_MARK + text;
 }
 
+/** Statement names by marked text: the text decides the name, on every connection. */
+const statementNames = new Map<string, string>();
+
 /** Kysely passes text and values to `client.query`; a marked text goes as a statement named by its hash. */
 function prepareMarkedStatements(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-  const names = new Map<string, string>();
   (client as { query: unknown }).query = (text: unknown, ...rest: unknown[]) => {
     if (typeof text !== 'string' || !text.startsWith(PREPARED_MARK) || !Array.isArray(rest[0]))
       return query(text, ...rest);
-    let name = names.get(text);
+    let name = statementNames.get(text);
     if (!name) {
       name = `fw_${createHash('sha256').update(text).digest('hex').slice(0, 40)}`;
-      names.set(text, name);
+      statementNames.set(text, name);
     }
     return query({ name, text, values: rest[0] }, ...rest.slice(1));
   };
