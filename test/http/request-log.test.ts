@@ -51,3 +51,26 @@ it('writes one line per request, at completion, with the request id and never th
     responseTime: expect.any(Number),
   });
 });
+
+it('escapes the URL as JSON and writes nothing below the logger level', async () => {
+  const org = await bootstrapOrganization(database.db, systemClock.now(), { brandId: uniqueBrandId() });
+  const headers = { 'X-API-TOKEN': org.apiToken };
+  lines.length = 0;
+  const url = `/API/v3/users/${org.userId}?note="quoted"\\back\u00e9`;
+  const res = await app.inject({ method: 'GET', url, headers });
+  expect(lines).toHaveLength(1);
+  expect(res.statusCode).toBe(200);
+  // The injector percent-encodes the quotes and the é; the backslash reaches the line as it came.
+  expect(JSON.parse(lines[0] as string).url).toBe(
+    `/API/v3/users/${org.userId}?note=%22quoted%22\\back%C3%A9`,
+  );
+
+  app.log.level = 'warn';
+  try {
+    lines.length = 0;
+    await app.inject({ method: 'GET', url: `/API/v3/users/${org.userId}`, headers });
+    expect(lines).toHaveLength(0);
+  } finally {
+    app.log.level = 'info';
+  }
+});
