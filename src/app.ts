@@ -12,6 +12,7 @@ import { closeConnectionsWhenClosing } from './http/graceful-close.js';
 import { registerOpenApi } from './http/openapi.js';
 import { randomRequestId } from './http/request-id.js';
 import { RequestLog } from './http/request-log.js';
+import { serializerCompiler } from './http/serializer.js';
 import { validatorCompiler } from './http/validation.js';
 import { JobRegistry, JobWorker } from './jobs/job-runner.js';
 import { contactImportJob } from './modules/contacts/contact-import.job.js';
@@ -88,6 +89,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     done();
   });
   app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   closeConnectionsWhenClosing(app);
   await registerOpenApi(app, VERSION);
