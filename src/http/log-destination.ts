@@ -22,7 +22,13 @@ export class LogDestination {
   private pending = '';
   private closed = false;
   private readonly timer: NodeJS.Timeout;
-  private readonly flushAtExit = () => this.flushSync();
+  private readonly flushAtExit = () => {
+    try {
+      this.flushSync();
+    } catch {
+      // The process is ending: a destination that never opened (or broke) has nowhere to put the lines.
+    }
+  };
 
   constructor(
     readonly sink: SonicBoom,

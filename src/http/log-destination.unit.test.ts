@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,4 +65,18 @@ it('does not write a partial chunk until asked, and writes it on a synchronous f
   expect(written()).toBe('');
   out.flushSync();
   expect(written()).toBe(line(1));
+});
+
+it('writes what waits when the process exits', () => {
+  const script = `
+    const { loggerOptions } = await import(${JSON.stringify(new URL('../server.ts', import.meta.url).pathname)});
+    const options = loggerOptions({ logLevel: 'info' }, ${JSON.stringify(file)});
+    options.stream.sink.once('ready', () => {
+      options.stream.write('{"last":true}\\n');
+      process.exit(0);
+    });`;
+  execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    timeout: 20_000,
+  });
+  expect(written()).toBe('{"last":true}\n');
 });
