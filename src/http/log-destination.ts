@@ -43,7 +43,9 @@ export class LogDestination {
     });
   }
 
+  /** After the sink has closed, lines are dropped: kept, they would grow without end. */
   write(line: string): boolean {
+    if (this.closed) return false;
     this.pending += line;
     if (this.pending.length >= this.options.chunkLength) this.handOver();
     return true;
@@ -61,6 +63,7 @@ export class LogDestination {
   }
 
   end(): void {
+    if (this.closed) return;
     this.handOver();
     this.sink.end();
   }

@@ -80,3 +80,14 @@ it('writes what waits when the process exits', () => {
   });
   expect(written()).toBe('{"last":true}\n');
 });
+
+it('drops lines written after the sink has closed instead of keeping them', async () => {
+  const out = destination(1_000_000);
+  await new Promise<void>((resolve) => out.sink.once('ready', resolve));
+  out.write(line(1));
+  const closed = new Promise<void>((resolve) => out.sink.once('close', resolve));
+  out.end();
+  await closed;
+  expect(out.write(line(2))).toBe(false);
+  expect(written()).toBe(line(1));
+});
