@@ -19,8 +19,8 @@ interface EnvelopeData {
  * The response serializer: fast-json-stringify compiled from the route's schema, as Fastify's own is, with
  * one addition. In an envelope (`{result, meta}`), a frozen `result` is written once and its JSON kept
  * with it: frozen results are the ones presenters keep for rows the read cache keeps (decision 0006), and
- * such a presenter freezes the whole tree, so it cannot change. The user record, two-thirds of it permissions, cost about 3 µs to write on every
- * `GET /users/{id}`, a seventh of the request.
+ * such a presenter freezes the whole tree, so it cannot change. Writing the user record (two-thirds of it
+ * permissions) measured about 4.5 µs of the 24 µs of `GET /users/{id}`.
  */
 export const serializerCompiler: FastifySerializerCompiler<Schema> = ({ schema }) => {
   const whole = fastJson(schema) as Serialize;
