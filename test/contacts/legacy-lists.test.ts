@@ -1,14 +1,35 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { organizationRows } from '../helpers/rows.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
-let org: { apiToken: string; directoryId: string; userId: string };
+let org: { apiToken: string; directoryId: string; userId: string; brandId: string };
 
 beforeAll(async () => {
   t = await buildTestApp();
   org = await t.newOrganization();
 });
 afterAll(() => t.close());
+
+/** Every list, member, sample and contact row of the organisation: a refused call leaves them as they were. */
+const contactRows = () =>
+  organizationRows(t, org.brandId, [
+    'mailing_lists',
+    'mailing_list_members',
+    'samples',
+    'sample_members',
+    'contacts',
+  ]);
+
+/** Rows of `table` that belong to one mailing list (members, samples) or one sample (its members). */
+async function rowsOf(table: 'mailing_list_members' | 'samples', listId: string): Promise<number> {
+  const rows = await t.database.db
+    .selectFrom(table)
+    .select('organization_id')
+    .where('mailing_list_id', '=', listId)
+    .execute();
+  return rows.length;
+}
 
 async function createList(body: Record<string, unknown> = { name: 'Legacy panel' }): Promise<string> {
   const res = await t.call(org.apiToken, 'POST', '/API/v3/mailinglists', body);
@@ -53,10 +74,13 @@ describe('/v3/mailinglists (spec 4.6)', () => {
     expect(gone.body.meta.error.errorCode).toBe('PACC_6');
   });
 
-  it('answers 400 naming the field for a missing name', async () => {
+  it('answers 400 naming the field for a missing name, and makes no list', async () => {
+    const before = await contactRows();
     const res = await t.call(org.apiToken, 'POST', '/API/v3/mailinglists', { category: 'x' });
     expect(res.status).toBe(400);
+    expect(res.body.meta.error.errorCode).toBe('FW_VAL_1');
     expect(res.body.meta.error.errorMessage).toContain('name');
+    expect(await contactRows()).toEqual(before);
   });
 
   it('adds, reads, lists, changes and removes members as legacy records', async () => {
@@ -107,9 +131,11 @@ describe('/v3/mailinglists (spec 4.6)', () => {
     expect(
       (await t.call(org.apiToken, 'DELETE', `/API/v3/mailinglists/${id}/contacts/${contactId}`)).status,
     ).toBe(200);
-    expect(
-      (await t.call(org.apiToken, 'GET', `/API/v3/mailinglists/${id}/contacts/${contactId}`)).status,
-    ).toBe(404);
+    const removed = await t.call(org.apiToken, 'GET', `/API/v3/mailinglists/${id}/contacts/${contactId}`);
+    expect(removed.status).toBe(404);
+    expect(removed.body.meta.error.errorCode).toBe('FW_CON_1');
+    const left = await t.call(org.apiToken, 'GET', `/API/v3/mailinglists/${id}/contacts`);
+    expect(left.body.result.elements.map((m: { email: string }) => m.email)).toEqual(['bare@example.com']);
   });
 });
 
@@ -164,9 +190,12 @@ describe('samples', () => {
 
   it('refuses a size of 0 naming size, and answers 404 FW_CON_5 for an unknown sample', async () => {
     const id = await createList();
+    const before = await contactRows();
     const bad = await t.call(org.apiToken, 'POST', `/API/v3/mailinglists/${id}/samples`, { size: 0 });
     expect(bad.status).toBe(400);
+    expect(bad.body.meta.error.errorCode).toBe('FW_VAL_1');
     expect(bad.body.meta.error.errorMessage).toContain('size');
+    expect(await contactRows()).toEqual(before);
     const missing = await t.call(
       org.apiToken,
       'GET',
@@ -178,16 +207,49 @@ describe('samples', () => {
 
   it('deletes a list with its members and samples, keeping the contacts in the directory', async () => {
     const id = await createList();
+    const kept = await createList({ name: 'Untouched' });
     const added = await t.call(org.apiToken, 'POST', `/API/v3/mailinglists/${id}/contacts`, {
       email: 'keep@example.com',
     });
-    await t.call(org.apiToken, 'POST', `/API/v3/mailinglists/${id}/samples`, { size: 1 });
+    expect(added.status).toBe(200);
+    const other = await t.call(org.apiToken, 'POST', `/API/v3/mailinglists/${kept}/contacts`, {
+      email: 'other@example.com',
+    });
+    expect(other.status).toBe(200);
+    const sample = await t.call(org.apiToken, 'POST', `/API/v3/mailinglists/${id}/samples`, { size: 1 });
+    expect(sample.status).toBe(200);
+    const sampleId = sample.body.result.id as string;
+    const keptSample = await t.call(org.apiToken, 'POST', `/API/v3/mailinglists/${kept}/samples`, {
+      size: 1,
+    });
+    expect(keptSample.status).toBe(200);
+    expect([await rowsOf('mailing_list_members', id), await rowsOf('samples', id)]).toEqual([1, 1]);
+    const sampleMembers = () =>
+      t.database.db
+        .selectFrom('sample_members')
+        .select('contact_id')
+        .where('sample_id', '=', sampleId)
+        .execute();
+    expect(await sampleMembers()).toHaveLength(1);
+
     expect((await t.call(org.apiToken, 'DELETE', `/API/v3/mailinglists/${id}`)).status).toBe(200);
+
+    const gone = await t.call(org.apiToken, 'GET', `/API/v3/mailinglists/${id}`);
+    expect(gone.status).toBe(404);
+    expect(gone.body.meta.error.errorCode).toBe('PACC_6');
+    const goneSample = await t.call(org.apiToken, 'GET', `/API/v3/mailinglists/${id}/samples/${sampleId}`);
+    expect(goneSample.status).toBe(404);
+    expect(goneSample.body.meta.error.errorCode).toBe('PACC_6');
+    // Its members, samples and sample members went with it; the other list kept its own.
+    expect([await rowsOf('mailing_list_members', id), await rowsOf('samples', id)]).toEqual([0, 0]);
+    expect(await sampleMembers()).toEqual([]);
+    expect([await rowsOf('mailing_list_members', kept), await rowsOf('samples', kept)]).toEqual([1, 1]);
     const contact = await t.call(
       org.apiToken,
       'GET',
       `/API/v3/directories/${org.directoryId}/contacts/${added.body.result.id}`,
     );
     expect(contact.status).toBe(200);
+    expect(contact.body.result.email).toBe('keep@example.com');
   });
 });

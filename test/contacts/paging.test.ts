@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
-import { createDirectoryList, pathOf } from './contacts-helpers.js';
+import { createDirectoryList, pathOf, waitForImport } from './contacts-helpers.js';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const SPEC_2_4_FIELDS = [
@@ -46,11 +46,13 @@ beforeAll(async () => {
   expect(started.status).toBe(200);
   t.app.workers.start();
   const importUrl = `${url.replace(/contacts$/, 'contactimports')}/${started.body.result.id}`;
-  for (let i = 0; i < 400; i++) {
-    const res = await t.call(org.apiToken, 'GET', importUrl);
-    if (res.body.result.status !== 'inProgress') break;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  // Every test below counts on all 250 being there: the import must have finished, and added them all.
+  const done = await waitForImport(t, org.apiToken, importUrl);
+  expect(done.status).toBe(200);
+  expect(done.body.result).toMatchObject({
+    status: 'complete',
+    contacts: { count: { added: 250, updated: 0, failed: 0 } },
+  });
 });
 afterAll(() => t.close());
 

@@ -1,8 +1,9 @@
 import { createHmac } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DeliveryWorker } from '../../src/events/delivery-worker.js';
 import { recordEvent } from '../../src/events/record-event.js';
 import { completedResponseTopic } from '../../src/events/topics.js';
+import { pollUntil } from '../helpers/poll.js';
 import type { TestApp } from '../helpers/test-app.js';
 import { type Responder, startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 import {
@@ -161,19 +162,33 @@ describe('emission', () => {
     const r = await receiver();
     await subscribe({ publicationUrl: r.url, topics: '*' });
     const other = await t.newOrganization();
-    await emit(t, other.brandId, TOPIC, completedPayload());
+    const theirs = await emit(t, other.brandId, TOPIC, completedPayload(1));
+    // A later event of our own: once it has arrived, the worker has been past the other one's.
+    const marker = await emit(t, org.brandId, TOPIC, completedPayload(2));
     await worker.deliverDue();
-    expect(r.received).toHaveLength(0);
+    expect(r.received.map((x) => x.headers['webhook-id'])).toEqual([marker]);
+    const theirDeliveries = await t.database.db
+      .selectFrom('event_deliveries')
+      .select('id')
+      .where('event_id', '=', theirs)
+      .execute();
+    expect(theirDeliveries).toEqual([]);
   });
 });
 
 describe('retries', () => {
   it('delivers 4 times with the same webhook-id to a receiver that fails 3 times, counting one success', async () => {
-    const r = await receiver((n) => ({ status: n < 3 ? 500 : 200 }));
+    // The receiver holds every answer ANSWER_MS, so each attempt takes at least that long.
+    const ANSWER_MS = 20;
+    const r = await receiver((n) => ({ status: n < 3 ? 500 : 200, delayMs: ANSWER_MS }));
     const id = await subscribe({ publicationUrl: r.url, topics: TOPIC, sharedKey: 'k' });
     const eventId = await emit(t, org.brandId, TOPIC, completedPayload());
+    /** Wall time of each deliverDue call that made an attempt, measured around it. */
+    const walls: number[] = [];
     for (let i = 0; i < 10 && r.received.length < 4; i++) {
+      const [before, started] = [r.received.length, performance.now()];
       await worker.deliverDue();
+      if (r.received.length > before) walls.push(performance.now() - started);
       clock.advance(60 * 60_000);
     }
     for (let i = 0; i < 3; i++) {
@@ -197,7 +212,13 @@ describe('retries', () => {
     expect(delivery.attempts.map((a: { attempt: number }) => a.attempt)).toEqual([1, 2, 3, 4]);
     expect(delivery.attempts[0].error).toBe('the receiver answered 500');
     expect(delivery.attempts[3].error).toBeNull();
-    for (const attempt of delivery.attempts) expect(attempt.latencyMs).toBeGreaterThanOrEqual(0);
+    // Latency is real time around the POST: no less than the receiver held its answer (a timer may
+    // fire up to a millisecond early), no more than the call that made the attempt took.
+    expect(walls).toHaveLength(4);
+    delivery.attempts.forEach((attempt: { latencyMs: number }, i: number) => {
+      expect(attempt.latencyMs).toBeGreaterThanOrEqual(ANSWER_MS - 1);
+      expect(attempt.latencyMs).toBeLessThanOrEqual(Math.ceil(walls[i] as number));
+    });
   });
 
   it('backs off exponentially for more than 24 hours over at least 8 attempts, then gives up; replay sends it again', async () => {
@@ -298,14 +319,18 @@ describe('retries', () => {
       const port = (silent.address() as { port: number }).port;
       const id = await subscribe({ publicationUrl: `http://127.0.0.1:${port}/slow`, topics: TOPIC });
       await emit(t, org.brandId, TOPIC, completedPayload());
+      const started = performance.now();
       await quick.deliverDue();
+      const wall = performance.now() - started;
       const [delivery] = await deliveryLog(id);
       expect(delivery.status).toBe('pending');
       expect(delivery.attempts[0]).toMatchObject({
         httpStatus: null,
         error: 'no answer in time (timed out)',
       });
+      // The client's 300 ms timeout, measured inside the call that made the attempt.
       expect(delivery.attempts[0].latencyMs).toBeGreaterThanOrEqual(250);
+      expect(delivery.attempts[0].latencyMs).toBeLessThanOrEqual(Math.ceil(wall));
     } finally {
       await quick.stop();
       silent.closeAllConnections();
@@ -387,36 +412,52 @@ describe('sharing the database with the API', () => {
     const committed = new Promise<void>((resolve) => {
       commit = resolve;
     });
+    let opened: () => void = () => {};
+    const moduleOpen = new Promise<void>((resolve) => {
+      opened = resolve;
+    });
     let moduleTransaction: Promise<string> | undefined;
     const r = await receiver((n) => {
-      // While the worker waits for this answer, a module opens a transaction (SQLite: the one connection).
-      if (n === 0)
-        moduleTransaction = t.database.db.transaction().execute(async (trx) => {
-          const scope = { organizationId: org.brandId };
-          const eventId = await recordEvent(trx, scope, TOPIC, completedPayload(2), clock.now());
-          await committed;
-          return eventId;
-        });
-      return { status: 200 };
+      if (n !== 0) return { status: 200 };
+      // While the worker waits for this answer, a module opens a transaction (SQLite: the one
+      // connection); the answer goes out only once it is open, so the attempt ends inside it.
+      moduleTransaction = t.database.db.transaction().execute(async (trx) => {
+        const scope = { organizationId: org.brandId };
+        const eventId = await recordEvent(trx, scope, TOPIC, completedPayload(2), clock.now());
+        opened();
+        await committed;
+        return eventId;
+      });
+      return { status: 200, after: moduleOpen };
     });
     const id = await subscribe({ publicationUrl: r.url, topics: TOPIC });
     await emit(t, org.brandId, TOPIC, completedPayload(1));
-    const delivering = worker.deliverDue();
-    await r.waitFor(1);
-    await new Promise((resolve) => setTimeout(resolve, 50)); // the attempt's recording comes due meanwhile
-    commit();
-    const second = await moduleTransaction;
-    await delivering;
-    await worker.deliverDue();
+    // Watches (does not change) who opens a transaction: the module first, then the attempt's recording.
+    const transactions = vi.spyOn(t.database.db, 'transaction');
+    try {
+      const delivering = worker.deliverDue();
+      await pollUntil(
+        'the attempt recorded while the module transaction is open',
+        () => (transactions.mock.calls.length >= 2 ? true : undefined),
+        { timeoutMs: 10_000 },
+      );
+      commit();
+      const second = await moduleTransaction;
+      await delivering;
+      await worker.deliverDue();
 
-    expect(r.received.map((x) => x.headers['webhook-id'])).toContain(second);
-    expect(r.received).toHaveLength(2);
-    const log = await deliveryLog(id);
-    expect(log.map((d: { status: string; attempts: unknown[] }) => [d.status, d.attempts.length])).toEqual([
-      ['delivered', 1],
-      ['delivered', 1],
-    ]);
-    const sub = await t.call(org.apiToken, 'GET', `/API/v3/eventsubscriptions/${id}`);
-    expect(sub.body.result.successfulCalls).toBe(2);
+      expect(r.received.map((x) => x.headers['webhook-id'])).toContain(second);
+      expect(r.received).toHaveLength(2);
+      const log = await deliveryLog(id);
+      expect(log.map((d: { status: string; attempts: unknown[] }) => [d.status, d.attempts.length])).toEqual([
+        ['delivered', 1],
+        ['delivered', 1],
+      ]);
+      const sub = await t.call(org.apiToken, 'GET', `/API/v3/eventsubscriptions/${id}`);
+      expect(sub.body.result.successfulCalls).toBe(2);
+    } finally {
+      commit();
+      transactions.mockRestore();
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { afterEach, expect, it } from 'vitest';
 import type { Db } from '../../src/db/database.js';
 import { freshStorageEnv, runCli, type StartedServer, startCli } from '../helpers/cli.js';
+import { pollUntil } from '../helpers/poll.js';
 import { TEST_ENGINE } from '../helpers/test-app.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { emitMany, openCliStorage, tally } from './cli-storage.js';
@@ -14,6 +15,17 @@ const EVENTS = 2000;
 const WORKERS = TEST_ENGINE === 'postgres' ? 2 : 1;
 
 let workers: StartedServer[] = [];
+
+/** How many deliveries are in each status. */
+async function statusCounts(db: Db['db']): Promise<Record<string, number>> {
+  const rows = await db
+    .selectFrom('event_deliveries')
+    .select((eb) => ['status', eb.fn.countAll<number>().as('n')])
+    .groupBy('status')
+    .execute();
+  return Object.fromEntries(rows.map((row) => [row.status, Number(row.n)]));
+}
+
 let receiver: WebhookReceiver | undefined;
 let storage: Db | undefined;
 let cleanup: (() => Promise<void>) | undefined;
@@ -63,8 +75,18 @@ it(`${WORKERS} worker process(es) deliver ${EVENTS} events, no attempt made twic
   const eventIds = await emitMany(storage, 'acme', EVENTS);
   const got = receiver;
   await got.waitFor(EVENTS, 120_000);
-  // Give a would-be second attempt time to show up before counting.
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  // No row is left to attempt: every delivery is recorded as delivered, none pending or leased.
+  const db = storage.db;
+  await pollUntil(
+    'every delivery recorded',
+    async () => ((await statusCounts(db)).delivered === EVENTS ? true : undefined),
+    { timeoutMs: 60_000, progress: () => got.received.length },
+  );
+  expect(await statusCounts(db)).toEqual({ delivered: EVENTS });
+  // And no attempt is still on its way: a worker stopped with SIGTERM finishes the POSTs it has in
+  // flight (the receiver records each before answering) and exits 0. After that nothing can arrive.
+  const codes = await Promise.all(workers.map((w) => w.stop()));
+  expect(codes).toEqual(workers.map(() => 0));
 
   const { counts, consistent } = tally(got.received);
   expect(got.received).toHaveLength(EVENTS);

@@ -1,5 +1,5 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 
 /** One request as the receiver saw it. */
 export interface ReceivedWebhook {
@@ -11,11 +11,14 @@ export interface ReceivedWebhook {
   receivedAt: number;
 }
 
-/** How to answer the n-th request (0-based): a status, extra headers, and how long to take. */
+/**
+ * How to answer the n-th request (0-based): a status, extra headers, and how long to take; `after`
+ * holds the answer back until it settles (a test that needs its own step done before the sender hears back).
+ */
 export type Responder = (
   n: number,
   request: ReceivedWebhook,
-) => { status: number; headers?: Record<string, string>; delayMs?: number };
+) => { status: number; headers?: Record<string, string>; delayMs?: number; after?: Promise<unknown> };
 
 export interface WebhookReceiver {
   url: string;
@@ -24,6 +27,8 @@ export interface WebhookReceiver {
   waitFor(count: number, timeoutMs?: number): Promise<void>;
   /** Resolves once `predicate` holds (checked on every request); rejects after `timeoutMs`. */
   waitUntil(predicate: (received: ReceivedWebhook[]) => boolean, timeoutMs?: number): Promise<void>;
+  /** Connections open now: 0 once every sender's socket is closed, so all it sent has been read. */
+  openConnections(): number;
   close(): Promise<void>;
 }
 
@@ -53,9 +58,15 @@ export async function startWebhookReceiver(
       const reply = () => {
         if (!res.destroyed) res.writeHead(answer.status, answer.headers ?? {}).end('ok');
       };
-      if (answer.delayMs) setTimeout(reply, answer.delayMs);
-      else reply();
+      const send = () => (answer.delayMs ? setTimeout(reply, answer.delayMs) : reply());
+      if (answer.after) answer.after.then(send, send);
+      else send();
     });
+  });
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
   });
   server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -86,6 +97,7 @@ export async function startWebhookReceiver(
     received,
     waitFor: (count, timeoutMs) => waitUntil((r) => r.length >= count, timeoutMs),
     waitUntil,
+    openConnections: () => sockets.size,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

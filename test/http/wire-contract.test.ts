@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { systemClock } from '../../src/clock.js';
 import { createUserWithToken } from '../helpers/factories.js';
+import { organizationRows } from '../helpers/rows.js';
 import {
   type ApiResponse,
   buildTestApp,
@@ -20,6 +21,10 @@ beforeAll(async () => {
   admin = await t.newOrganization();
 });
 afterAll(() => t.close());
+
+/** The rows a refused create could have written: compared before and after it. */
+const identityRows = () =>
+  organizationRows(t, admin.brandId, ['users', 'divisions', 'groups', 'group_members']);
 
 function expectError(res: ApiResponse, status: number, httpStatus: string, code?: string) {
   expect(res.status).toBe(status);
@@ -68,12 +73,14 @@ describe('authentication errors (COMPAT.md)', () => {
       headers: { 'X-API-TOKEN': admin.apiToken },
     });
     expect(raw.statusCode).toBe(200);
+    expect(raw.json().result.userId).toBe(admin.userId);
     const lower = await t.app.inject({
       method: 'GET',
       url: '/API/v3/whoami',
       headers: { 'x-Api-tOKEN': admin.apiToken },
     });
     expect(lower.statusCode).toBe(200);
+    expect(lower.json().result.userId).toBe(admin.userId);
   });
 
   it('answers 403 QMST_2.1 when the caller may not do it', async () => {
@@ -91,6 +98,7 @@ describe('routing and validation errors', () => {
   });
 
   it('names the field of a schema violation', async () => {
+    const before = await identityRows();
     for (const value of ['0', '-1', 'abc', '1001']) {
       const res = await t.call(admin.apiToken, 'GET', `/API/v3/users?pageSize=${value}`);
       expectError(res, 400, '400 - Bad Request', 'FW_VAL_1');
@@ -99,9 +107,11 @@ describe('routing and validation errors', () => {
     const missing = await t.call(admin.apiToken, 'POST', '/API/v3/users', { username: 'x' });
     expectError(missing, 400, '400 - Bad Request', 'FW_VAL_1');
     expect(missing.body.meta.error.errorMessage).toContain('firstName');
+    expect(await identityRows()).toEqual(before);
   });
 
   it('lists the allowed values of an enumerated field', async () => {
+    const before = await identityRows();
     const res = await t.call(admin.apiToken, 'POST', '/API/v3/users', {
       username: 'enum-check',
       firstName: 'A',
@@ -111,23 +121,29 @@ describe('routing and validation errors', () => {
     });
     expectError(res, 400, '400 - Bad Request', 'FW_VAL_1');
     expect(res.body.meta.error.errorMessage).toMatch(/userType.*UT_BRANDADMIN, UT_PARTICIPANT/);
+    expect(await identityRows()).toEqual(before);
   });
 
   it('rejects a body that is not JSON with FW_VAL_2', async () => {
+    const before = await identityRows();
     const res = await t.call(admin.apiToken, 'POST', '/API/v3/users', '{not json', {
       'content-type': 'application/json',
     });
     expectError(res, 400, '400 - Bad Request', 'FW_VAL_2');
+    expect(await identityRows()).toEqual(before);
   });
 
   it('rejects an unsupported content type with 415', async () => {
+    const before = await identityRows();
     const res = await t.call(admin.apiToken, 'POST', '/API/v3/users', 'name=x', {
       'content-type': 'text/csv',
     });
     expectError(res, 415, '415 - Unsupported Media Type', 'FW_VAL_3');
+    expect(await identityRows()).toEqual(before);
   });
 
   it('does not coerce JSON body types: a wrong type is a 400 and null stays null', async () => {
+    const before = await identityRows();
     const wrong = await t.call(admin.apiToken, 'POST', '/API/v3/groups', {
       name: 'Typed',
       autoMembership: 'yes',
@@ -136,6 +152,7 @@ describe('routing and validation errors', () => {
     expect(wrong.body.meta.error.errorMessage).toContain('autoMembership');
     const numberAsName = await t.call(admin.apiToken, 'POST', '/API/v3/divisions', { name: 12 });
     expectError(numberAsName, 400, '400 - Bad Request', 'FW_VAL_1');
+    expect(await identityRows()).toEqual(before); // neither the group nor the division was made
 
     const division = (await t.call(admin.apiToken, 'POST', '/API/v3/divisions', { name: 'Nullable' })).body
       .result.id;
@@ -153,14 +170,22 @@ describe('routing and validation errors', () => {
       surprise: true,
     });
     expect(res.status).toBe(200);
+    const read = await t.call(admin.apiToken, 'GET', `/API/v3/divisions/${res.body.result.id}`);
+    expect(read.body.result.name).toBe('Lenient');
+    expect(read.body.result).not.toHaveProperty('surprise');
   });
 });
 
 describe('paths (COMPAT.md "Paths")', () => {
   it('accepts a trailing slash and a doubled slash', async () => {
-    expect((await t.call(admin.apiToken, 'GET', '/API/v3/whoami/')).status).toBe(200);
-    expect((await t.call(admin.apiToken, 'GET', `/API/v3/users//${admin.userId}`)).status).toBe(200);
-    expect((await t.call(admin.apiToken, 'GET', `/API/v3/users/${admin.userId}/`)).status).toBe(200);
+    const paths = ['/API/v3/whoami/', `/API/v3/users//${admin.userId}`, `/API/v3/users/${admin.userId}/`];
+    const [whoami, doubled, trailing] = await Promise.all(
+      paths.map((path) => t.call(admin.apiToken, 'GET', path)),
+    );
+    expect([whoami?.status, doubled?.status, trailing?.status]).toEqual([200, 200, 200]);
+    expect(whoami?.body.result.userId).toBe(admin.userId);
+    expect(doubled?.body.result.id).toBe(admin.userId);
+    expect(trailing?.body.result.id).toBe(admin.userId);
   });
 });
 

@@ -1,8 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUserWithToken } from '../helpers/factories.js';
+import { organizationRows } from '../helpers/rows.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 
 const ISO_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+/** What a user call can change: compared before and after a refused one. */
+const USER_TABLES = ['users', 'api_tokens', 'group_members'] as const;
+const identityRows = (brandId: string) => organizationRows(t, brandId, [...USER_TABLES]);
 
 let t: TestApp;
 let admin: { apiToken: string; userId: string; brandId: string };
@@ -89,6 +93,8 @@ describe('GET /v3/users/{id}', () => {
     );
     const other = await t.call(participant.token, 'GET', `/API/v3/users/${admin.userId}`);
     expect(other.status).toBe(403);
+    expect(other.body.meta.error.errorCode).toBe('QMST_2.1');
+    expect(other.body).not.toHaveProperty('result');
   });
 
   // The caller's own record comes from the token lookup of the same request: never from an earlier one.
@@ -206,11 +212,14 @@ describe('creating, changing and deleting users', () => {
     expect(duplicate.body.meta.error.errorCode).toBe('FW_USR_2');
 
     expect((await t.call(admin.apiToken, 'DELETE', `/API/v3/users/${id}`)).status).toBe(200);
-    expect((await t.call(admin.apiToken, 'GET', `/API/v3/users/${id}`)).status).toBe(404);
+    const gone = await t.call(admin.apiToken, 'GET', `/API/v3/users/${id}`);
+    expect(gone.status).toBe(404);
+    expect(gone.body.meta.error.errorCode).toBe('FW_USR_1');
   });
 
   it('refuses to leave the organization without an active brand administrator', async () => {
     const org = await t.newOrganization();
+    const before = await identityRows(org.brandId);
     const demote = await t.call(org.apiToken, 'PUT', `/API/v3/users/${org.userId}`, {
       userType: 'UT_PARTICIPANT',
     });
@@ -218,12 +227,15 @@ describe('creating, changing and deleting users', () => {
     expect(demote.body.meta.error.errorCode).toBe('FW_USR_3');
     const remove = await t.call(org.apiToken, 'DELETE', `/API/v3/users/${org.userId}`);
     expect(remove.status).toBe(409);
+    expect(remove.body.meta.error.errorCode).toBe('FW_USR_3');
     const still = await t.call(org.apiToken, 'GET', `/API/v3/users/${org.userId}`);
     expect(still.body.result.userType).toBe('UT_BRANDADMIN');
+    expect(await identityRows(org.brandId)).toEqual(before);
   });
 
   it('does not let a participant manage users', async () => {
     const participant = await createUserWithToken(t, admin.apiToken);
+    const before = await identityRows(admin.brandId);
     const create = await t.call(participant.token, 'POST', '/API/v3/users', {
       username: 'sneaky',
       firstName: 'S',
@@ -231,13 +243,18 @@ describe('creating, changing and deleting users', () => {
       userType: 'UT_BRANDADMIN',
       email: 's@example.com',
     });
-    expect(create.status).toBe(403);
     const promote = await t.call(participant.token, 'PUT', `/API/v3/users/${participant.userId}`, {
       userType: 'UT_BRANDADMIN',
     });
-    expect(promote.status).toBe(403);
     const remove = await t.call(participant.token, 'DELETE', `/API/v3/users/${admin.userId}`);
-    expect(remove.status).toBe(403);
+    for (const refused of [create, promote, remove]) {
+      expect(refused.status).toBe(403);
+      expect(refused.body.meta.error.errorCode).toBe('QMST_2.1');
+    }
+    // No user made, none promoted, none removed.
+    expect(await identityRows(admin.brandId)).toEqual(before);
+    const self = await t.call(participant.token, 'GET', `/API/v3/users/${participant.userId}`);
+    expect(self.body.result.userType).toBe('UT_PARTICIPANT');
   });
 
   it("stops a disabled user's token from working", async () => {
@@ -278,8 +295,12 @@ describe('API tokens (spec 5.3)', () => {
 
   it("does not let a participant renew another user's token", async () => {
     const user = await createUserWithToken(t, admin.apiToken);
+    const before = await identityRows(admin.brandId);
     const res = await t.call(user.token, 'POST', `/API/v3/users/${admin.userId}/apitoken`);
     expect(res.status).toBe(403);
+    expect(res.body.meta.error.errorCode).toBe('QMST_2.1');
+    expect(res.body).not.toHaveProperty('result');
+    expect(await identityRows(admin.brandId)).toEqual(before); // no token issued or revoked
     expect((await t.call(admin.apiToken, 'GET', '/API/v3/whoami')).status).toBe(200);
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUserWithToken } from '../helpers/factories.js';
+import { organizationRows } from '../helpers/rows.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -27,40 +28,75 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+/** Both organisations' identity rows: a refused call leaves them exactly as they were. */
+const bothOrganizations = async () => {
+  const tables = ['users', 'api_tokens', 'divisions', 'groups', 'group_members'] as const;
+  return {
+    a: await organizationRows(t, a.brandId, [...tables]),
+    b: await organizationRows(t, b.brandId, [...tables]),
+  };
+};
+
 describe("a token of organisation B against organisation A's resources", () => {
-  const attempts: [string, string, () => string, (() => unknown)?][] = [
-    ['GET', 'organization', () => `/API/v3/organizations/${a.brandId}`],
-    ['PUT', 'organization', () => `/API/v3/organizations/${a.brandId}`, () => ({ targetAudience: true })],
-    ['GET', 'user', () => `/API/v3/users/${aUser.userId}`],
+  // Each answers as if the resource did not exist, with the code of the resource it names.
+  const attempts: [string, string, string, () => string, (() => unknown)?][] = [
+    ['GET', 'organization', 'FW_ORG_1', () => `/API/v3/organizations/${a.brandId}`],
+    [
+      'PUT',
+      'organization',
+      'FW_ORG_1',
+      () => `/API/v3/organizations/${a.brandId}`,
+      () => ({ targetAudience: true }),
+    ],
+    ['GET', 'user', 'FW_USR_1', () => `/API/v3/users/${aUser.userId}`],
     [
       'PUT',
       'user',
+      'FW_USR_1',
       () => `/API/v3/users/${aUser.userId}`,
       () => ({ lastName: 'Hijacked', userType: 'UT_BRANDADMIN' }),
     ],
-    ['DELETE', 'user', () => `/API/v3/users/${aUser.userId}`],
-    ['POST', 'user token', () => `/API/v3/users/${aUser.userId}/apitoken`],
-    ['GET', 'division', () => `/API/v3/divisions/${aDivision}`],
-    ['GET', 'group', () => `/API/v3/groups/${aGroup}`],
-    ['DELETE', 'group', () => `/API/v3/groups/${aGroup}`],
-    ['POST', 'group members', () => `/API/v3/groups/${aGroup}/members`, () => ({ userId: b.userId })],
-    ['DELETE', 'group members', () => `/API/v3/groups/${aGroup}/members`, () => ({ userId: aUser.userId })],
-    ['DELETE', 'group member', () => `/API/v3/groups/${aGroup}/members/${aUser.userId}`],
+    ['DELETE', 'user', 'FW_USR_1', () => `/API/v3/users/${aUser.userId}`],
+    ['POST', 'user token', 'FW_USR_1', () => `/API/v3/users/${aUser.userId}/apitoken`],
+    ['GET', 'division', 'FW_DIV_1', () => `/API/v3/divisions/${aDivision}`],
+    ['GET', 'group', 'FW_GRP_1', () => `/API/v3/groups/${aGroup}`],
+    ['DELETE', 'group', 'FW_GRP_1', () => `/API/v3/groups/${aGroup}`],
+    [
+      'POST',
+      'group members',
+      'FW_GRP_1',
+      () => `/API/v3/groups/${aGroup}/members`,
+      () => ({ userId: b.userId }),
+    ],
+    [
+      'DELETE',
+      'group members',
+      'FW_GRP_1',
+      () => `/API/v3/groups/${aGroup}/members`,
+      () => ({ userId: aUser.userId }),
+    ],
+    ['DELETE', 'group member', 'FW_GRP_1', () => `/API/v3/groups/${aGroup}/members/${aUser.userId}`],
     [
       'POST',
       "A's user into B's group",
+      'FW_USR_1',
       () => `/API/v3/groups/${bGroup}/members`,
       () => ({ userId: aUser.userId }),
     ],
   ];
 
-  it.each(attempts)('%s %s answers 404', async (method, _what, url, body) => {
+  it.each(attempts)('%s %s answers 404 %s and changes nothing', async (method, _what, code, url, body) => {
+    const before = await bothOrganizations();
     const res = await t.call(b.apiToken, method, url(), body?.());
     expect(res.status).toBe(404);
+    expect(res.body.meta.error.errorCode).toBe(code);
     expect(res.body.meta.error.errorMessage).toBeTruthy();
+    expect(res.body).not.toHaveProperty('result');
+    expect(await bothOrganizations()).toEqual(before);
   });
 
-  it("refuses A's division when B creates or changes a user", async () => {
+  it("refuses A's division or user when B creates or changes a user, group or division", async () => {
+    const before = await bothOrganizations();
     const res = await t.call(b.apiToken, 'POST', '/API/v3/users', {
       username: 'b-user-in-a-division',
       firstName: 'B',
@@ -69,14 +105,22 @@ describe("a token of organisation B against organisation A's resources", () => {
       email: 'b@example.com',
       divisionId: aDivision,
     });
-    expect(res.status).toBe(400);
+    const moved = await t.call(b.apiToken, 'PUT', `/API/v3/users/${b.userId}`, { divisionId: aDivision });
     const group = await t.call(b.apiToken, 'POST', '/API/v3/groups', { name: 'x', divisionId: aDivision });
-    expect(group.status).toBe(400);
     const division = await t.call(b.apiToken, 'POST', '/API/v3/divisions', {
       name: 'x',
       divisionAdmins: [aUser.userId],
     });
-    expect(division.status).toBe(400);
+    for (const refused of [res, moved, group, division]) {
+      expect(refused.status).toBe(400);
+      expect(refused.body.meta.error.errorCode).toBe('FW_VAL_1');
+    }
+    expect(res.body.meta.error.errorMessage).toContain('divisionId');
+    expect(moved.body.meta.error.errorMessage).toContain('divisionId');
+    expect(group.body.meta.error.errorMessage).toContain('divisionId');
+    expect(division.body.meta.error.errorMessage).toContain('divisionAdmins');
+    // No user, group or division made in B, B's administrator not moved, nothing of A touched.
+    expect(await bothOrganizations()).toEqual(before);
   });
 
   it("lists none of A's users, divisions or groups", async () => {
