@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 // Pure logic lives in *.unit.test.ts and runs once.
 const storageTests = ['src/**/*.test.ts', 'test/**/*.test.ts'];
 const unitTests = ['src/**/*.unit.test.ts', 'test/**/*.unit.test.ts'];
+// What only PostgreSQL has (a server to stop, restart or freeze) lives in *.postgres.test.ts: that project alone.
+const postgresOnlyTests = ['src/**/*.postgres.test.ts', 'test/**/*.postgres.test.ts'];
 // The conformance suite reads ../shared and has its own config and command (npm run test:conformance).
 const conformanceTests = ['test/conformance/**'];
 
@@ -18,7 +20,7 @@ export default defineConfig({
         test: {
           name: 'sqlite',
           include: storageTests,
-          exclude: [...unitTests, ...conformanceTests],
+          exclude: [...unitTests, ...conformanceTests, ...postgresOnlyTests],
           env: { FIELDWORK_TEST_DB: 'sqlite' },
         },
       },

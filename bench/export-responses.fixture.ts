@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import type { Insertable } from 'kysely';
 import type { Db } from '../src/db/database.js';
-import { displayedValuesOf, labelsOf } from '../src/modules/responses/response-values.js';
 import type { ResponsesTable } from '../src/modules/responses/responses.tables.js';
+import { displayedValuesOf, labelsOf } from '../src/modules/surveys/definition/response-values.js';
 import { surveyForResponses } from '../src/modules/surveys/survey-responses.service.js';
 
 const WORDS = ['salami', 'cats', 'survey', 'export', 'stream', 'Grüße', 'zip', 'rows', 'delicious', 'team'];

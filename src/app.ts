@@ -4,11 +4,14 @@ import type { Config } from './config.js';
 import { type Db, isReachable } from './db/database.js';
 import type { Deps } from './deps.js';
 import { DeliveryWorker } from './events/delivery-worker.js';
+import { secretKeyWarning } from './events/secret-key.js';
 import type { App } from './http/app-types.js';
 import { requireAuthentication } from './http/auth.js';
-import { registerErrorHandling, sendError } from './http/error-handler.js';
-import { ApiError } from './http/errors.js';
+import { clientErrorHandler, routerErrorHandler } from './http/client-errors.js';
+import { databaseUnavailable, registerErrorHandling, sendError } from './http/error-handler.js';
+import { MAX_PARAM_LENGTH } from './http/framework-errors.js';
 import { closeConnectionsWhenClosing } from './http/graceful-close.js';
+import { guardRequestInput } from './http/hostile-input.js';
 import { registerOpenApi } from './http/openapi.js';
 import { randomRequestId } from './http/request-id.js';
 import { RequestLog } from './http/request-log.js';
@@ -23,6 +26,7 @@ import { registerLegacyListRoutes } from './modules/contacts/legacy-lists.routes
 import { registerDirectoryRoutes } from './modules/directories/directories.routes.js';
 import { registerDivisionRoutes } from './modules/divisions/divisions.routes.js';
 import { registerEventSubscriptionRoutes } from './modules/eventsubscriptions/eventsubscriptions.routes.js';
+import { sealStoredSharedKeys } from './modules/eventsubscriptions/eventsubscriptions.service.js';
 import { RESPONSE_EXPORT_EXPIRY_JOB, responseExportExpiryJob } from './modules/exports/export-expiry.job.js';
 import { RESPONSE_EXPORT_JOB, responseExportJob } from './modules/exports/response-export.job.js';
 import { registerResponseExportRoutes } from './modules/exports/response-exports.routes.js';
@@ -59,6 +63,9 @@ export interface AppOptions {
   https?: { cert: Buffer; key: Buffer };
 }
 
+/** A load balancer's check must answer even when the database does not (a frozen server answers nothing). */
+const HEALTH_TIMEOUT_MS = 2_000;
+
 /** The whole HTTP application as a plugin tree. It never listens: server.ts does. */
 export async function buildApp(options: AppOptions): Promise<App> {
   const { config, database, clock } = options;
@@ -73,7 +80,14 @@ export async function buildApp(options: AppOptions): Promise<App> {
     return503OnClosing: true,
     bodyLimit: 10 * 1024 * 1024,
     // COMPAT.md "Paths": a trailing slash and a doubled slash are accepted everywhere.
-    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+    routerOptions: {
+      ignoreTrailingSlash: true,
+      ignoreDuplicateSlashes: true,
+      maxParamLength: MAX_PARAM_LENGTH,
+    },
+    // Requests refused before routing (by Node's parser, by the router) answer in the envelope too.
+    clientErrorHandler,
+    frameworkErrors: routerErrorHandler,
   }).withTypeProvider() as unknown as App;
 
   const registeredRoutes: { method: string; url: string }[] = [];
@@ -89,17 +103,21 @@ export async function buildApp(options: AppOptions): Promise<App> {
     done();
   });
   app.setValidatorCompiler(validatorCompiler);
+  // No call takes text/plain: without Fastify's default parser it is a 415 like any other type.
+  app.removeContentTypeParser('text/plain');
+  guardRequestInput(app);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   closeConnectionsWhenClosing(app);
-  await registerOpenApi(app, VERSION);
 
+  database.useLog(app.log);
   app.get('/health', { schema: { hide: true } }, async (request, reply) => {
-    if (await isReachable(database.db)) return { status: 'ok', database: database.engine };
-    return sendError(request, reply, ApiError.of('FW_SRV_2', 'The database is unreachable.'));
+    if (await isReachable(database.db, HEALTH_TIMEOUT_MS)) return { status: 'ok', database: database.engine };
+    return sendError(request, reply, databaseUnavailable());
   });
 
   app.decorate('workers', workers);
+  await prepareSecretKey(app, deps);
   workers.add(new DeliveryWorker(deps, { log: app.log }));
   const jobs = new JobRegistry();
   jobs.register(CONTACT_IMPORT_JOB, contactImportJob(deps));
@@ -113,6 +131,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   // A worker-only node serves /health and nothing else.
   if (config.role === 'worker') return app;
+  // The API's documents, before its routes (swagger collects routes as they are added); not on a worker.
+  await registerOpenApi(app, VERSION);
   await app.register(
     async (v3) => {
       const api = v3 as unknown as App;
@@ -145,4 +165,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // The survey-taking pages (issue 5): at the root, outside the authenticated API.
   await registerEngineRoutes(app, deps);
   return app;
+}
+
+/** Every node, at start: says when nodes may not share the secret key, and seals sharedKeys still in clear. */
+async function prepareSecretKey(app: App, deps: Deps): Promise<void> {
+  const warning = secretKeyWarning(deps.config);
+  if (warning) app.log.warn(warning);
+  const sealed = await sealStoredSharedKeys(deps);
+  if (sealed > 0) app.log.info(`sealed ${sealed} subscription sharedKey(s) stored in clear`);
 }

@@ -1,18 +1,13 @@
 import { systemClock } from './clock.js';
 import type { Config } from './config.js';
-import { createDatabase, migrateToLatest } from './db/database.js';
+import type { Db } from './db/database.js';
 import { bootstrapOrganization } from './modules/organizations/bootstrap.service.js';
-import { hasToken } from './modules/users/api-tokens.store.js';
-import { issueApiToken } from './modules/users/users.service.js';
-import { findUserAnywhere } from './modules/users/users.store.js';
+import { issueTokenFor, listUsersForOperator, type UserSelector } from './modules/users/operator.service.js';
+import { openMigrated } from './server.js';
 
-async function withDatabase<T>(
-  config: Config,
-  work: (db: ReturnType<typeof createDatabase>['db']) => Promise<T>,
-) {
-  const database = createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+async function withDatabase<T>(config: Config, work: (db: Db['db']) => Promise<T>) {
+  const { database } = await openMigrated(config);
   try {
-    await migrateToLatest(database.db);
     return await work(database.db);
   } finally {
     await database.close();
@@ -47,21 +42,32 @@ export async function runInit(
   print(`Brand administrator ${result.userId}, API token (shown only this once): ${result.apiToken}`);
 }
 
-/** `fieldwork token create|rotate --user UR_...`: the operator's way back in when a token is lost. */
+/**
+ * `fieldwork token create|rotate --user UR_… | --username NAME [--brand ID] | --brand ID`: the operator's
+ * way back in when a token is lost. Prints the token alone, for scripts.
+ */
 export async function runToken(
   config: Config,
-  action: string,
-  userId: string,
+  action: 'create' | 'rotate',
+  selector: UserSelector,
   print: (line: string) => void,
 ): Promise<void> {
-  const token = await withDatabase(config, async (db) => {
-    const user = await findUserAnywhere(db, userId);
-    if (!user) throw new Error(`--user: no user ${userId}`);
-    const scope = { organizationId: user.organization_id };
-    if (action === 'create' && (await hasToken(db, scope, userId))) {
-      throw new Error(`user ${userId} already has a token; use "fieldwork token rotate" to replace it`);
-    }
-    return db.transaction().execute((trx) => issueApiToken(trx, scope, userId, systemClock.now()));
-  });
+  const { token } = await withDatabase(config, (db) =>
+    issueTokenFor(db, selector, action, systemClock.now()),
+  );
   print(token);
+}
+
+/** `fieldwork users list [--brand ID]`: who can be given a token, and who holds one; tab-separated. */
+export async function runUsersList(
+  config: Config,
+  brand: string | undefined,
+  print: (line: string) => void,
+): Promise<void> {
+  const rows = await withDatabase(config, (db) => listUsersForOperator(db, brand));
+  print(['brand', 'userId', 'username', 'userType', 'status', 'token'].join('\t'));
+  for (const row of rows) {
+    const token = row.token_created_at ? `since ${row.token_created_at}` : 'none';
+    print([row.organization_id, row.id, row.username, row.user_type, row.account_status, token].join('\t'));
+  }
 }

@@ -1,8 +1,7 @@
 import { Argument, Command, Option } from 'commander';
-import { runInit, runToken } from './cli-commands.js';
+import { runInit, runToken, runUsersList } from './cli-commands.js';
 import { ConfigError, readConfig } from './config.js';
-import { createDatabase, migrateToLatest } from './db/database.js';
-import { closeOnSignals, startServer } from './server.js';
+import { closeOnSignals, openMigrated, startServer } from './server.js';
 import { VERSION } from './version.js';
 
 const program = new Command('fieldwork')
@@ -34,6 +33,14 @@ program
     '--export-retention-hours <hours>',
     'keep response export files this long (env FIELDWORK_EXPORT_RETENTION_HOURS, default 24)',
   )
+  .option(
+    '--import-max-bytes <bytes>',
+    'largest contact or response import file taken (env FIELDWORK_IMPORT_MAX_BYTES, default 1 GiB)',
+  )
+  .option(
+    '--blob-store <kind>',
+    'where job files, exports and uploads live: directory or database (env FIELDWORK_BLOB_STORE, default directory)',
+  )
   .action(async (flags) => {
     const server = await startServer(readConfig(flags), print);
     closeOnSignals(server, (line) => process.stderr.write(`${line}\n`));
@@ -45,14 +52,9 @@ program
   .option('--data <dir>', 'data directory (env FIELDWORK_DATA_DIR)')
   .option('--database-url <url>', 'PostgreSQL URL (env DATABASE_URL)')
   .action(async (flags) => {
-    const config = readConfig(flags);
-    const database = createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-    try {
-      const applied = await migrateToLatest(database.db);
-      print(applied.length ? `applied: ${applied.join(', ')}` : 'the database is up to date');
-    } finally {
-      await database.close();
-    }
+    const { database, applied } = await openMigrated(readConfig(flags));
+    await database.close();
+    print(applied.length ? `applied: ${applied.join(', ')}` : 'the database is up to date');
   });
 
 program
@@ -68,12 +70,31 @@ program
 
 program
   .command('token')
-  .description('create or rotate the API token of a user; prints the new token')
+  .description(
+    'print a new API token for a user: create gives one to a user who has none, rotate replaces the old one',
+  )
   .addArgument(new Argument('<action>', 'create or rotate').choices(['create', 'rotate']))
-  .requiredOption('--user <id>', 'user id (UR_...)')
+  .option('--user <id>', 'the user, by id (UR_...)')
+  .option('--username <name>', 'the user, by username (with --brand when several organizations have it)')
+  .option('--brand <id>', 'the organization; alone, its first active brand administrator')
   .option('--data <dir>', 'data directory (env FIELDWORK_DATA_DIR)')
   .option('--database-url <url>', 'PostgreSQL URL (env DATABASE_URL)')
-  .action(async (action: string, flags) => runToken(readConfig(flags), action, flags.user, print));
+  .action(async (action: 'create' | 'rotate', flags) =>
+    runToken(readConfig(flags), action, pickSelector(flags), print),
+  );
+
+const users = program.command('users').description('the users of every organization, for operators');
+users
+  .command('list')
+  .description('list users (tab-separated): brand, id, username, type, status and whether a token exists')
+  .option('--brand <id>', 'only this organization')
+  .option('--data <dir>', 'data directory (env FIELDWORK_DATA_DIR)')
+  .option('--database-url <url>', 'PostgreSQL URL (env DATABASE_URL)')
+  .action(async (flags) => runUsersList(readConfig(flags), flags.brand, print));
+
+function pickSelector(flags: { user?: string; username?: string; brand?: string }) {
+  return { user: flags.user, username: flags.username, brand: flags.brand };
+}
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   // One line that names the bad setting; no stack trace for a configuration mistake.

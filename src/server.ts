@@ -4,10 +4,10 @@ import pino from 'pino';
 import { buildApp } from './app.js';
 import { systemClock } from './clock.js';
 import type { Config } from './config.js';
-import { createDatabase, migrateToLatest } from './db/database.js';
+import { createDatabase, type Db, migrateToLatest } from './db/database.js';
 import type { App } from './http/app-types.js';
 import { LogDestination } from './http/log-destination.js';
-import { bootstrapOrganization, isEmpty } from './modules/organizations/bootstrap.service.js';
+import { type BootstrapResult, bootstrapIfEmpty } from './modules/organizations/bootstrap.service.js';
 
 export interface RunningServer {
   app: App;
@@ -15,14 +15,16 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** Migrates, bootstraps an empty store, then listens. Writes the URL (and a first token) to `print`. */
-export async function startServer(config: Config, print: (line: string) => void): Promise<RunningServer> {
-  const database = createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  await migrateToLatest(database.db);
-  const firstStart = (await isEmpty(database.db))
-    ? await bootstrapOrganization(database.db, systemClock.now(), { brandId: 'fieldwork', name: 'Fieldwork' })
-    : undefined;
+/** A start that cannot go on (port taken, host not local, database unreachable): one line for the CLI. */
+export class StartError extends Error {}
 
+/**
+ * Migrates, listens, and only then bootstraps an empty store: a start that fails to listen (port in use,
+ * a host that is not this machine's) has created nothing, so the next start is still a first start and
+ * prints the administrator's token. Writes the URL (and a first token) to `print`.
+ */
+export async function startServer(config: Config, print: (line: string) => void): Promise<RunningServer> {
+  const { database } = await openMigrated(config);
   const logger = loggerOptions(config);
   const app = await buildApp({
     config,
@@ -37,22 +39,91 @@ export async function startServer(config: Config, print: (line: string) => void)
     await database.close();
     logger.stream.flushSync();
   });
-  await app.listen({ port: config.port, host: config.host });
-  if (config.role !== 'api') app.workers.start();
-
-  const url = baseUrl(app, config);
-  // One write, so a reader never sees the URL without the first-start token that follows it.
-  const lines = [`Fieldwork is listening on ${url} (API at ${url}/API/v3, docs at ${url}/API/docs)`];
-  if (firstStart) {
-    lines.push(
-      `First start: organization "${firstStart.brandId}", default directory ${firstStart.directoryId}.`,
-    );
-    lines.push(
-      `Brand administrator ${firstStart.userId}, API token (shown only this once): ${firstStart.apiToken}`,
-    );
+  try {
+    await listen(app, config);
+    // A worker node serves no API, so it makes no organisation and prints no token.
+    const firstStart =
+      config.role === 'worker' ? undefined : await bootstrapIfEmpty(database.db, systemClock.now());
+    if (config.role !== 'api') app.workers.start();
+    const url = baseUrl(app, config);
+    // One write, so a reader never sees the URL without the first-start token that follows it.
+    print(startLines(url, config, firstStart).join('\n'));
+    return { app, url, stop: () => app.close() };
+  } catch (error) {
+    await app.close();
+    throw error;
   }
-  print(lines.join('\n'));
-  return { app, url, stop: () => app.close() };
+}
+
+/** What this node does, and on a first start the administrator's token; else where to get a new one. */
+function startLines(url: string, config: Config, firstStart: BootstrapResult | undefined): string[] {
+  if (config.role === 'worker') {
+    return [
+      `Fieldwork is listening on ${url} as a worker: running background jobs; health at ${url}/health (no API on this node)`,
+    ];
+  }
+  const jobs = config.role === 'api' ? '; background jobs run on worker nodes' : '';
+  const lines = [`Fieldwork is listening on ${url} (API at ${url}/API/v3, docs at ${url}/API/docs${jobs})`];
+  if (!firstStart) {
+    lines.push(
+      'Lost an administrator\'s token? "npx fieldwork token rotate --brand <brand id>" prints a new one; "npx fieldwork users list" lists the users.',
+    );
+    return lines;
+  }
+  lines.push(
+    `First start: organization "${firstStart.brandId}", default directory ${firstStart.directoryId}.`,
+  );
+  lines.push(
+    `Brand administrator ${firstStart.userId}, API token (shown only this once): ${firstStart.apiToken}`,
+  );
+  lines.push(`Lost it? "npx fieldwork token rotate --brand ${firstStart.brandId}" prints a new one.`);
+  return lines;
+}
+
+/** The database, migrated (`applied` names the migrations run now); an unreachable PostgreSQL names its setting. */
+export async function openMigrated(config: Config): Promise<{ database: Db; applied: string[] }> {
+  const database = createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    return { database, applied: await migrateToLatest(database.db) };
+  } catch (error) {
+    await database.close();
+    throw config.databaseUrl ? databaseError(error) : error;
+  }
+}
+
+const CONNECTION_ERRORS: Record<string, string> = {
+  ECONNREFUSED: 'nothing accepts connections there',
+  ENOTFOUND: 'the host name does not resolve',
+  ETIMEDOUT: 'the connection timed out',
+  '28P01': 'the password is wrong',
+  '28000': 'the user may not connect',
+  '3D000': 'the database does not exist',
+};
+
+function databaseError(error: unknown): unknown {
+  const code = String((error as { code?: unknown })?.code);
+  const reason = CONNECTION_ERRORS[code];
+  if (!reason) return error;
+  return new StartError(`cannot use the PostgreSQL of --database-url or DATABASE_URL: ${reason} (${code})`);
+}
+
+/** Listens; a taken port or a host that is not this machine's ends the start with a line naming the flag. */
+async function listen(app: App, config: Config): Promise<void> {
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    const code = String((error as { code?: unknown })?.code);
+    const { port, host } = config;
+    if (code === 'EADDRINUSE')
+      throw new StartError(`port ${port} (--port or PORT) is already in use on ${host}; pick another port`);
+    if (code === 'EACCES')
+      throw new StartError(`port ${port} (--port or PORT) needs privileges on ${host}; pick one above 1023`);
+    if (code === 'EADDRNOTAVAIL')
+      throw new StartError(`host ${host} (--host or HOST) is not an address of this machine`);
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+      throw new StartError(`host ${host} (--host or HOST) does not resolve to an address`);
+    throw error;
+  }
 }
 
 const LOG_CHUNK_LENGTH = 16 * 1024;

@@ -1,3 +1,5 @@
+import { isDatabaseUnavailable } from './db/unavailable.js';
+
 /**
  * Background work that runs beside the API (`--role all`) or alone (`--role worker`): event delivery,
  * imports, exports, e-mail. Each worker polls for due rows; stop() lets the current item finish.
@@ -30,5 +32,25 @@ export class WorkerSet {
 
   get names(): string[] {
     return this.workers.map((worker) => worker.name);
+  }
+}
+
+/**
+ * A worker loop's failure log that writes only the first of a run of "database unavailable" failures:
+ * a loop polls every 100 ms to 1 s and would otherwise write a line each time for a whole outage.
+ */
+export class LoopFailureLog {
+  private inOutage = false;
+
+  constructor(private readonly write: (error: unknown) => void) {}
+
+  failed(error: unknown): void {
+    const unavailable = isDatabaseUnavailable(error);
+    if (!(unavailable && this.inOutage)) this.write(error);
+    this.inOutage = unavailable;
+  }
+
+  succeeded(): void {
+    this.inOutage = false;
   }
 }

@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { isPostgres } from './dialect.js';
 import { migrations } from './migrations/index.js';
+import { privateSqliteFile } from './private-files.js';
 import type { Database } from './schema.js';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -17,31 +16,81 @@ export interface DatabaseOptions {
   dataDir: string;
   /** PostgreSQL only: put every table in this schema (tests use one schema each). */
   pgSchema?: string;
+  /** PostgreSQL only: shorter limits for tests that take the server away; production keeps the defaults. */
+  pgTimeouts?: Partial<PgTimeouts>;
 }
 
 export interface Db {
   db: Kysely<Database>;
   engine: Engine;
   close(): Promise<void>;
+  /** Where lost connections are reported; stderr until the app hands over its logger. */
+  useLog(log: DbLog): void;
 }
+
+export interface DbLog {
+  warn(details: object, message: string): void;
+}
+
+/**
+ * How long PostgreSQL may keep a caller waiting (issue 19). A request then fails with 503 FW_SRV_2
+ * instead of hanging, and the pool keeps no connection that stopped answering.
+ */
+export interface PgTimeouts {
+  /** Waiting for a pooled connection, or for a new one's handshake. */
+  connectMs: number;
+  /**
+   * Server side: a statement running longer is cancelled (57014). Requests and job steps run short
+   * statements (exports read in keyset batches, no cursor held open); migrations run without it.
+   */
+  statementMs: number;
+  /** Server side: a transaction left idle this long is ended with its connection (25P03). */
+  idleInTransactionMs: number;
+  /**
+   * Client side: no answer this long. The only guard against a frozen server (stopped processes, a
+   * silent network), which cancels nothing itself; longer than statementMs so the server cancels first.
+   */
+  queryMs: number;
+}
+
+export const DEFAULT_PG_TIMEOUTS: PgTimeouts = {
+  connectMs: 5_000,
+  statementMs: 30_000,
+  idleInTransactionMs: 60_000,
+  queryMs: 35_000,
+};
 
 // PostgreSQL returns bigint (count(*), sums) as strings; every count we keep fits a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
 
 /** The only place that picks the engine. */
 export function createDatabase(options: DatabaseOptions): Db {
+  const log = { current: stderrLog };
   const db = options.databaseUrl
-    ? openPostgres(options.databaseUrl, options.pgSchema)
+    ? openPostgres(
+        { url: options.databaseUrl, schema: options.pgSchema, ...DEFAULT_PG_TIMEOUTS, ...options.pgTimeouts },
+        log,
+      )
     : openSqlite(options.dataDir);
   const engine: Engine = options.databaseUrl ? 'postgres' : 'sqlite';
-  return { db, engine, close: () => db.destroy() };
+  return {
+    db,
+    engine,
+    close: () => db.destroy(),
+    useLog: (next) => {
+      log.current = next;
+    },
+  };
 }
+
+const stderrLog: DbLog = {
+  warn: (details, message) => process.stderr.write(`${JSON.stringify({ ...details, msg: message })}\n`),
+};
 
 function openSqlite(dataDir: string): Kysely<Database> {
   let file = ':memory:';
   if (dataDir !== ':memory:') {
-    mkdirSync(dataDir, { recursive: true });
-    file = join(dataDir, 'fieldwork.db');
+    file = privateSqliteFile(dataDir);
   }
   const database = new SqliteDatabase(file);
   database.pragma('journal_mode = WAL');
@@ -87,14 +136,73 @@ function withStatementCache(database: SqliteDatabase.Database): SqliteDatabase.D
   });
 }
 
-function openPostgres(connectionString: string, schema?: string): Kysely<Database> {
+interface PostgresSettings extends PgTimeouts {
+  url: string;
+  schema: string | undefined;
+}
+
+function openPostgres(settings: PostgresSettings, log: { current: DbLog }): Kysely<Database> {
   const pool = new pg.Pool({
-    connectionString,
+    connectionString: settings.url,
     max: 10,
-    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    application_name: 'fieldwork',
+    ...(settings.schema ? { options: `-c search_path=${settings.schema}` } : {}),
+    connectionTimeoutMillis: settings.connectMs,
+    statement_timeout: settings.statementMs,
+    idle_in_transaction_session_timeout: settings.idleInTransactionMs,
+    query_timeout: settings.queryMs,
   });
-  pool.on('connect', prepareMarkedStatements);
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  // An idle connection that drops (restart, failover, pg_terminate_backend) is reported here; with no
+  // listener, EventEmitter throws and the process exits. The pool has already discarded it.
+  pool.on('error', (error) => log.current.warn({ err: error }, 'a pooled PostgreSQL connection was lost'));
+  pool.on('connect', (client) => {
+    // A checked-out connection that drops between two queries has nobody listening either: its next
+    // query fails ("not queryable") and the pool discards it on release. That failure is what counts.
+    client.on('error', () => {});
+    discardOnReadTimeout(client);
+    prepareMarkedStatements(client);
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  postgresSettings.set(db, settings);
+  return db;
+}
+
+const postgresSettings = new WeakMap<Kysely<Database>, PostgresSettings>();
+
+/**
+ * Migrations run on a connection of their own without the statement limits: an index on a large table,
+ * or waiting for another node's migrations, may take minutes. Only the connect timeout applies.
+ */
+async function withoutStatementLimits<T>(
+  db: Kysely<Database>,
+  work: (db: Kysely<Database>) => Promise<T>,
+): Promise<T> {
+  const settings = postgresSettings.get(db);
+  if (!settings) return work(db);
+  const unlimited = { ...settings, statementMs: 0, idleInTransactionMs: 0, queryMs: 0 };
+  const own = openPostgres(unlimited, { current: stderrLog });
+  try {
+    return await work(own);
+  } finally {
+    await own.destroy();
+  }
+}
+
+/**
+ * After pg's query_timeout the query is still under way on the connection and whatever is sent next waits
+ * behind it. Ending the client (pg destroys the socket when a query is active) makes the pool discard it
+ * on release rather than hand a stuck connection to the next request.
+ */
+function discardOnReadTimeout(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as { query: unknown }).query = (...args: unknown[]) => {
+    const result = query(...args);
+    if (!(result instanceof Promise)) return result;
+    return result.catch((error: unknown) => {
+      if ((error as Error | undefined)?.message === 'Query read timeout') client.end().catch(() => {});
+      throw error;
+    });
+  };
 }
 
 const PREPARED_MARK = '/* prepared */ ';
@@ -135,6 +243,10 @@ function prepareMarkedStatements(client: pg.PoolClient): void {
  */
 export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
   if (!isPostgres(db)) return migrateWith(db);
+  return withoutStatementLimits(db, (unlimited) => migrateLocked(unlimited));
+}
+
+async function migrateLocked(db: Kysely<Database>): Promise<string[]> {
   return db.connection().execute(async (connection) => {
     await sql`select pg_advisory_lock(${SCHEMA_CHANGE_LOCK})`.execute(connection);
     try {
@@ -168,12 +280,20 @@ async function currentSchema(db: Kysely<Database>): Promise<string | undefined> 
   return rows[0]?.schema;
 }
 
-export async function isReachable(db: Kysely<Database>): Promise<boolean> {
+/** Whether `select 1` answers within `timeoutMs`: a frozen server answers nothing, and a check must not hang. */
+export async function isReachable(db: Kysely<Database>, timeoutMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(resolve, timeoutMs, false);
+  });
+  const answered = sql`select 1`.execute(db).then(
+    () => true,
+    () => false,
+  );
   try {
-    await sql`select 1`.execute(db);
-    return true;
-  } catch {
-    return false;
+    return await Promise.race([answered, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely';
 import type { EventTables } from '../events/events.tables.js';
+import type { BlobTables } from '../files/blobs.tables.js';
 import type { JobTables } from '../jobs/jobs.tables.js';
 import type { ContactTables } from '../modules/contacts/contacts.tables.js';
 import type { EngineTables } from '../modules/engine/engine.tables.js';
@@ -97,7 +98,8 @@ export interface Database
     JobTables,
     SurveyTables,
     ResponseTables,
-    EngineTables {
+    EngineTables,
+    BlobTables {
   organizations: OrganizationsTable;
   divisions: DivisionsTable;
   users: UsersTable;

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import type { Deps } from '../deps.js';
 import { randomAlphanumeric } from '../http/ids.js';
-import type { Worker } from '../workers.js';
+import { LoopFailureLog, type Worker } from '../workers.js';
 import { AttemptRecorder } from './attempt-recorder.js';
 import { buildMessage } from './message.js';
 import {
@@ -15,6 +15,8 @@ import {
 } from './outbox.store.js';
 import { onEventRecorded } from './record-event.js';
 import { type AttemptResult, type Decision, decide } from './retry.js';
+import { openSecret, UnreadableSecretError } from './sealed-secret.js';
+import { secretKeyOf } from './secret-key.js';
 import { createWebhookClient, DELIVERY_TIMEOUT_MS, type WebhookClient } from './webhook-client.js';
 
 export interface DeliveryLog {
@@ -76,6 +78,9 @@ export class DeliveryWorker implements Worker {
   private stopListening: (() => void) | undefined;
   /** Room came free (or an event was recorded) since the loop last looked: claim before sleeping. */
   private lookAgain = false;
+  private readonly claimFailures = new LoopFailureLog((error) =>
+    this.log.error({ err: error, worker: this.owner }, 'claiming event deliveries failed'),
+  );
   /** Moving average of recent attempts' duration. */
   private averageLatencyMs = 0;
   /** A claim under way, and how many rows were claimed so far (for deliverDue). */
@@ -151,8 +156,10 @@ export class DeliveryWorker implements Worker {
       let claimed = 0;
       try {
         claimed = await this.claimAndDispatch();
+        this.claimFailures.succeeded();
       } catch (error) {
-        this.log.error({ err: error, worker: this.owner }, 'claiming event deliveries failed');
+        // The database may be away (restart, failover): the loop keeps polling until it is back.
+        this.claimFailures.failed(error);
       }
       if (claimed === 0 || this.ready.length >= this.concurrency) await this.pause();
     }
@@ -274,6 +281,17 @@ export class DeliveryWorker implements Worker {
     }
   }
 
+  /** The sharedKey as stored is sealed (sealed-secret.ts); signing and encrypting need it in clear. */
+  private openSharedKey(stored: string): string {
+    try {
+      return openSecret(stored, secretKeyOf(this.deps.config));
+    } catch (error) {
+      if (error instanceof UnreadableSecretError)
+        throw new Error(`the subscription's sharedKey cannot be read: ${error.message}`);
+      throw error;
+    }
+  }
+
   private async deliver(row: ClaimedDelivery, target: DeliveryTarget | undefined): Promise<void> {
     if (!target) return; // the subscription was deleted after the claim; its deliveries went with it
     if (target.status !== 'active') {
@@ -281,19 +299,20 @@ export class DeliveryWorker implements Worker {
       return;
     }
     const attemptedAt = this.deps.clock.now();
-    const message = buildMessage({
-      eventId: row.event_id,
-      brandId: row.organization_id,
-      topic: row.topic,
-      payload: row.payload,
-      sharedKey: target.shared_key,
-      encrypt: target.encrypt === 1,
-      sentAt: attemptedAt,
-    });
     const started = performance.now();
     let result: AttemptResult = {};
     let error: string | null = null;
     try {
+      // A key this node cannot open (another node's secret key) is a failed attempt the delivery log shows.
+      const message = buildMessage({
+        eventId: row.event_id,
+        brandId: row.organization_id,
+        topic: row.topic,
+        payload: row.payload,
+        sharedKey: target.shared_key === null ? null : this.openSharedKey(target.shared_key),
+        encrypt: target.encrypt === 1,
+        sentAt: attemptedAt,
+      });
       result = await this.client.post(target.publication_url, message);
       if (result.status !== undefined && (result.status < 200 || result.status >= 300))
         error = `the receiver answered ${result.status}`;

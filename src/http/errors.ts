@@ -18,9 +18,11 @@ export const ERROR_CODES = {
   FW_VAL_2: { status: 400, meaning: 'The request body is not valid JSON.' },
   FW_VAL_3: { status: 415, meaning: 'The request body has a content type this call does not take.' },
   FW_VAL_4: { status: 413, meaning: 'The request body is larger than this call takes.' },
+  FW_VAL_5: { status: 431, meaning: 'The request headers are larger than the server takes (16 KB in all).' },
+  FW_VAL_6: { status: 408, meaning: 'The request headers did not arrive in time.' },
   FW_ORG_1: { status: 404, meaning: 'Organization not found.' },
   FW_USR_1: { status: 404, meaning: 'User not found.' },
-  FW_USR_2: { status: 409, meaning: 'The username is already taken.' },
+  FW_USR_2: { status: 409, meaning: "The username is already taken in the caller's organization." },
   FW_USR_3: {
     status: 409,
     meaning: 'The change would leave the organization without an active brand administrator.',
@@ -57,6 +59,11 @@ export const ERROR_CODES = {
     status: 400,
     meaning: 'The uploaded survey file is not a QSF document (JSON); nothing was stored.',
   },
+  FW_SUR_2: {
+    status: 400,
+    meaning:
+      'The survey is past a limit no real survey reaches (questions, choices, blocks, flow, nesting); nothing was stored.',
+  },
   FW_RSP_1: { status: 404, meaning: 'Response not found (in that survey).' },
   FW_RSP_2: { status: 409, meaning: 'The survey session has already been recorded as a response.' },
   FW_EXP_1: { status: 404, meaning: 'Response export not found, or its file expired (export again).' },
@@ -84,6 +91,11 @@ export class ApiError extends Error {
   ) {
     super(message);
     this.name = 'ApiError';
+  }
+
+  /** Fastify's name for the status, read by error handlers that are not ours (the survey pages'). */
+  get statusCode(): number {
+    return this.status;
   }
 
   static of(code: ErrorCode, message: string): ApiError {

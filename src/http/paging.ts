@@ -8,10 +8,18 @@ export interface Page {
   limit: number;
 }
 
+/**
+ * The largest offset taken: the largest exact integer. Both engines take it (PostgreSQL's OFFSET is a
+ * bigint, SQLite's 64-bit); past it `1e308` or `99999999999999999999` made them fail with a 500.
+ */
+export const MAX_OFFSET = Number.MAX_SAFE_INTEGER;
+
 /** Query parameters of a paged call: `offset` always, `pageSize` where the call takes one. */
 export function PagingQuery(options: { defaultSize?: number; maxSize?: number } = {}) {
   return Type.Object({
-    offset: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'Starting offset.' })),
+    offset: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0, description: 'Starting offset.' }),
+    ),
     pageSize: Type.Optional(
       Type.Integer({
         minimum: 1,

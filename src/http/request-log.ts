@@ -1,5 +1,6 @@
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import pino from 'pino';
+import { redactUrl } from './redact-url.js';
 
 const { chindingsSym, streamSym } = pino.symbols;
 
@@ -9,8 +10,9 @@ type PinoInternals = Record<symbol, unknown>;
 /**
  * One log line per request, at completion, with the request id (`requestId`, from the child logger),
  * method, URL, status and time. Fastify's default writes two lines through pino's req/res serialisers:
- * measured on `GET /users/{id}`, logging then cost about a third of the request. Tokens travel in
- * headers, which no line carries.
+ * measured on `GET /users/{id}`, logging then cost about a third of the request. API tokens travel in
+ * headers, which no line carries; a secret in the URL (an individual link's token) is redacted in every
+ * line that names the URL (redact-url.ts).
  */
 export class RequestLog extends LogController {
   constructor() {
@@ -27,7 +29,7 @@ export class RequestLog extends LogController {
     const log = reply.log as pino.Logger;
     const line: CompletedLine = {
       method: request.method,
-      url: request.url,
+      url: redactUrl(request.url),
       statusCode: reply.statusCode,
       responseTime: reply.elapsedTime,
     };
@@ -38,6 +40,25 @@ export class RequestLog extends LogController {
       (own[streamSym] as pino.DestinationStream).write(completedLine(own[chindingsSym] as string, line));
     }
   }
+
+  // Fastify's own lines that name the URL, with it redacted; otherwise as Fastify writes them.
+  override routeNotFound(request: FastifyRequest): void {
+    if (this.isLogDisabled(request)) return;
+    request.log.info(`Route ${request.method}:${redactUrl(request.url)} not found`);
+  }
+
+  override defaultErrorLog(error: Error, request: FastifyRequest, reply: FastifyReply): void {
+    super.defaultErrorLog(error, withRedactedUrl(request), reply);
+  }
+
+  override writeHeadError(error: Error, request: FastifyRequest, reply: FastifyReply): void {
+    super.writeHeadError(error, withRedactedUrl(request), reply);
+  }
+}
+
+/** The request as pino's `req` serialiser reads it (method, url, host, ip ...), with the URL redacted. */
+function withRedactedUrl(request: FastifyRequest): FastifyRequest {
+  return Object.create(request, { url: { value: redactUrl(request.url) } });
 }
 
 interface CompletedLine {

@@ -16,7 +16,40 @@ const common: Options = { removeAdditional: true, useDefaults: true, allErrors: 
 const forText = addFormats(new Ajv({ ...common, coerceTypes: 'array' }));
 const forJson = addFormats(new Ajv({ ...common, coerceTypes: false }));
 
+/** Keywords whose value is a schema, a list of schemas, or a map of them. */
+const ONE = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains'];
+const LIST = ['anyOf', 'oneOf', 'allOf', 'prefixItems'];
+const MAP = ['properties', 'patternProperties', '$defs', 'definitions'];
+
+type Schema = Record<string, unknown>;
+const mapValues = (map: Schema, f: (value: unknown) => unknown) =>
+  Object.fromEntries(Object.entries(map).map(([key, value]) => [key, f(value)]));
+
+/**
+ * Every integer exact and every number finite, where a route sets no tighter bound: ajv's integer
+ * check (`x % 1`) passes `offset=1e308`, `99999999999999999999` and a coerced `Infinity` (or JSON
+ * `1e400`), which the databases then refuse with a 500 (issue 19).
+ */
+export function withFiniteNumbers(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withFiniteNumbers);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const out: Schema = { ...schema };
+  const types = [out.type].flat();
+  const limit = types.includes('integer') ? Number.MAX_SAFE_INTEGER : Number.MAX_VALUE;
+  if (types.includes('integer') || types.includes('number')) {
+    out.minimum ??= -limit;
+    out.maximum ??= limit;
+  }
+  for (const key of [...ONE, ...LIST]) if (key in out) out[key] = withFiniteNumbers(out[key]);
+  for (const key of MAP) if (isSchemaMap(out[key])) out[key] = mapValues(out[key], withFiniteNumbers);
+  return out;
+}
+
+const isSchemaMap = (value: unknown): value is Schema => value !== null && typeof value === 'object';
+
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart, contentType }) => {
   const typedJson = httpPart === 'body' && contentType !== 'multipart/form-data';
-  return (typedJson ? forJson : forText).compile(schema) as ReturnType<FastifySchemaCompiler<object>>;
+  return (typedJson ? forJson : forText).compile(withFiniteNumbers(schema) as object) as ReturnType<
+    FastifySchemaCompiler<object>
+  >;
 };

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { fromJson, toJson } from '../db/json.js';
 import type { Queryable } from '../deps.js';
-import type { Worker } from '../workers.js';
+import { LoopFailureLog, type Worker } from '../workers.js';
 import { jobQueued } from './jobs.service.js';
 import { claimJobs, finishJob, type JobRow, releaseJob, updateProgress } from './jobs.store.js';
 
@@ -35,7 +35,10 @@ export interface JobHandler {
   finished?(job: RunningJob): Promise<void>;
 }
 
-/** Thrown by a handler to end its job as failed with a message its caller may read. */
+/**
+ * Thrown by a handler to end its job as failed with a message its caller may read. A `cause` (a file
+ * path, a system error) is for the server log only.
+ */
 export class JobFailure extends Error {}
 export class LeaseLostError extends Error {}
 class StoppedError extends Error {}
@@ -75,6 +78,9 @@ export class JobWorker implements Worker {
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
   private readonly onQueued = () => this.wake?.();
+  private readonly loopFailures = new LoopFailureLog((error) =>
+    this.options.log?.('job worker: claiming failed', error),
+  );
 
   constructor(private readonly options: JobWorkerOptions) {
     this.pollMs = options.pollMs ?? 1000;
@@ -115,8 +121,10 @@ export class JobWorker implements Worker {
       let ran = 0;
       try {
         ran = await this.runOnce();
+        this.loopFailures.succeeded();
       } catch (error) {
-        this.options.log?.('job worker: claiming failed', error);
+        // The database may be away (restart, failover): the loop keeps polling until it is back.
+        this.loopFailures.failed(error);
       }
       if (ran === 0 && !signal.aborted) await this.sleep();
     }
@@ -165,7 +173,11 @@ export class JobWorker implements Worker {
     if (error instanceof StoppedError || this.controller.signal.aborted) {
       return releaseJob(this.options.db, job.id, this.owner, now.toISOString());
     }
-    if (error instanceof JobFailure) return this.fail(job, handler, error.message);
+    if (error instanceof JobFailure) {
+      if (error.cause)
+        this.options.log?.(`job ${job.id} (${job.kind}) failed: ${error.message}`, error.cause);
+      return this.fail(job, handler, error.message);
+    }
     this.options.log?.(`job ${job.id} (${job.kind}) attempt ${job.attempts} failed`, error);
     if (job.attempts < this.maxAttempts) {
       const retryAt = new Date(now.getTime() + 1000 * 2 ** job.attempts).toISOString();

@@ -130,9 +130,18 @@ function cookieKey(request: FastifyRequest, surveyId: string): SessionKey | unde
   const name = sessionCookieName(surveyId);
   for (const part of (request.headers.cookie ?? '').split(';')) {
     const [key, ...value] = part.trim().split('=');
-    if (key === name) return parseSessionKey(decodeURIComponent(value.join('=')));
+    if (key === name) return parseSessionKey(decodedOrEmpty(value.join('=')));
   }
   return undefined;
+}
+
+/** A cookie value a browser did not write (bad percent-encoding) reads as no session, never a crash. */
+function decodedOrEmpty(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return '';
+  }
 }
 
 function setCookie(reply: FastifyReply, request: FastifyRequest, surveyId: string, key: SessionKey): void {

@@ -3,7 +3,7 @@ import { FORCED_MESSAGE, type FormFields, readPage } from '../../src/modules/eng
 import { factsFor, visibleChoices, walk } from '../../src/modules/engine/flow.js';
 import { responseAnswers } from '../../src/modules/engine/response.js';
 import { toEngineSurvey } from '../../src/modules/engine/survey-model.js';
-import { questionsOf } from '../../src/modules/surveys/qsf.js';
+import { questionsOf } from '../../src/modules/surveys/definition/qsf.js';
 import { importQsf } from '../../src/modules/surveys/qsf-import.js';
 import { block, blockFlow, qsf, question, selected } from './qsf-builder.js';
 

@@ -54,6 +54,19 @@ describe('pages and their errors', () => {
     }
   });
 
+  it('treats a session cookie with a bad percent-encoding as no session, not a crash', async () => {
+    const surveyId = await importSurvey(t, org.apiToken, PETS);
+    const before = await responsesOf(surveyId);
+    const res = await t.app.inject({
+      method: 'GET',
+      url: form(surveyId),
+      headers: { cookie: `fw_${surveyId}=%ff` },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(String(res.headers['content-type'])).toContain('text/html');
+    expect(await responsesOf(surveyId)).toEqual(before);
+  });
+
   it('refuses a page posted without the session it belongs to', async () => {
     const surveyId = await importSurvey(t, org.apiToken, PETS);
     const page = await new FormClient(t).get(form(surveyId));

@@ -76,11 +76,22 @@ export async function databaseWithOrganization(
 }
 
 export async function buildTestApp(
-  options: { clock?: Clock; config?: Partial<Config> } = {},
+  /**
+   * `database`: an open, migrated database to use instead of a fresh one; closed with the app.
+   * `logger`: pino options, for tests that read the log (none by default).
+   */
+  options: { clock?: Clock; config?: Partial<Config>; database?: Db; logger?: Record<string, unknown> } = {},
 ): Promise<TestApp> {
   const clock = options.clock ?? systemClock;
-  const { database, drop } = await openTestDatabase();
-  const app = await buildApp({ config: testConfig(options.config), database, clock, logger: false });
+  const { database, drop } = options.database
+    ? { database: options.database, drop: async () => {} }
+    : await openTestDatabase();
+  const app = await buildApp({
+    config: testConfig(options.config),
+    database,
+    clock,
+    logger: options.logger ?? false,
+  });
   await app.ready();
   return {
     app,

@@ -5,6 +5,9 @@ import * as contacts from './0003-contacts.js';
 import * as jobs from './0004-jobs.js';
 import * as surveys from './0005-surveys.js';
 import * as engine from './0006-engine.js';
+import * as sharedKeysTagged from './0007-shared-keys-tagged.js';
+import * as usernamesPerOrganization from './0008-usernames-per-organization.js';
+import * as blobs from './0009-blobs.js';
 
 /** Every migration, in order. Listed in code (not read from disk) so the built CLI carries them. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +17,7 @@ export const migrations: Record<string, Migration> = {
   '0004-jobs': jobs,
   '0005-surveys': surveys,
   '0006-engine': engine,
+  '0007-shared-keys-tagged': sharedKeysTagged,
+  '0008-usernames-per-organization': usernamesPerOrganization,
+  '0009-blobs': blobs,
 };

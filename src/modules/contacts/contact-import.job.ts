@@ -1,4 +1,5 @@
 import { rm, stat } from 'node:fs/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isoSeconds } from '../../clock.js';
 import type { Deps } from '../../deps.js';
 import { type JobContext, JobFailure, type JobHandler, type RunningJob } from '../../jobs/job-runner.js';
@@ -6,14 +7,14 @@ import type { ContactInput } from './contact-fields.js';
 import { FAILURES_KEPT, type ImportPayload, type ImportProgress } from './contact-imports.service.js';
 import { upsertContacts } from './contact-upsert.js';
 import { BATCH_ROWS } from './contacts.store.js';
-import { type ImportRecord, readImportRecords } from './import-files.js';
+import { type ImportRecord, MalformedImportError, readImportRecords } from './import-files.js';
 import { toContactInput } from './import-rows.js';
 import { findList } from './mailing-lists.store.js';
 
 /**
  * The contact import job: reads the file as a stream and writes it a batch at a time, each batch in one
  * transaction with its checkpoint, so a restarted job resumes after the last batch that committed. A row
- * that breaks a rule fails alone, with its reason.
+ * that breaks a rule fails alone, with its reason; only a file that cannot be read fails the job.
  */
 export function contactImportJob(deps: Deps): JobHandler {
   return {
@@ -35,11 +36,21 @@ async function runImport(deps: Deps, job: RunningJob, context: JobContext): Prom
     const percent = Math.min(99, Math.floor((100 * bytesRead) / Math.max(size, 1)));
     progress = await writeBatch(deps, job, context, payload, progress, batch, percent);
     batch = [];
+    // Parsing and (on SQLite) writing never wait for I/O: without a turn of the event loop between
+    // batches, requests would wait for a whole chunk of the file (issue 19 item 8).
+    await nextTurn();
   };
-  for await (const record of readImportRecords(payload.file, payload.format, (n) => (bytesRead = n))) {
-    if (record.row <= progress.rowsDone) continue;
-    batch.push(record);
-    if (batch.length >= BATCH_ROWS) await flush();
+  try {
+    for await (const record of readImportRecords(payload.file, payload.format, (n) => (bytesRead = n))) {
+      if (record.row <= progress.rowsDone) continue;
+      batch.push(record);
+      if (batch.length >= BATCH_ROWS) await flush();
+    }
+  } catch (error) {
+    // The file was read through when it was uploaded; one that no longer reads is named, not retried.
+    if (error instanceof MalformedImportError)
+      throw new JobFailure(`The file cannot be imported: ${error.message}`);
+    throw error;
   }
   if (batch.length > 0) await flush();
   return progress;
@@ -67,7 +78,8 @@ async function writeBatch(
     else valid.push({ row: record.row, input: outcome.input });
   }
   await deps.db.transaction().execute(async (trx) => {
-    if (!(await findList(trx, scope, payload.listId))) throw new JobFailure('The mailing list was deleted.');
+    if (!(await findList(trx, scope, payload.listId)))
+      throw new JobFailure(`The mailing list ${payload.listId} was deleted; nothing more was imported.`);
     const target = {
       scope,
       directoryId: payload.directoryId,

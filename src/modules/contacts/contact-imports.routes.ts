@@ -7,11 +7,9 @@ import { Envelope, IdResultSchema, ok } from '../../http/envelope.js';
 import { ApiError } from '../../http/errors.js';
 import * as service from './contact-imports.service.js';
 import type { ImportFormat } from './import-files.js';
+import { importUploadLimit, type UploadLimit } from './import-uploads.js';
 import { ContactImportSchema, toContactImport } from './mailing-lists.schemas.js';
 import type { ListRef } from './mailing-lists.service.js';
-
-/** The largest import file taken (docs/contacts.md); a million contacts is well under it. */
-export const IMPORT_MAX_BYTES = 1024 * 1024 * 1024;
 
 const tags = ['Contact imports'];
 const ContactsArray = Type.Array(Type.Unknown(), { description: 'Contact objects (see docs/contacts.md).' });
@@ -29,13 +27,20 @@ interface ImportRoutes {
  * `POST <list>/contactimports` takes a JSON array (or `{contacts}`) as the body, a multipart upload of a
  * CSV or JSON file (field `file`), or a raw `text/csv` body; uploads stream to disk. `GET
  * <list>/contactimports/{importId}` reports progress. Multipart parsing is scoped to these routes.
+ * A file, multipart or raw, is cut off at the import limit (`--import-max-bytes`) with 413 FW_VAL_4.
  */
 export function registerContactImportRoutes(app: App, deps: Deps, routes: ImportRoutes): void {
+  const limit = importUploadLimit(deps.config);
+  const { maxBytes } = limit;
   app.register(async (scoped: App) => {
     await scoped.register(multipart, {
-      limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 10, parts: 20 },
+      limits: { fileSize: maxBytes, files: 1, fields: 10, parts: 20 },
     });
-    scoped.addContentTypeParser('text/csv', (_request, payload, done) => done(null, payload));
+    scoped.addContentTypeParser('text/csv', (request, payload, done) => {
+      // A declared length past the limit is refused before a byte is stored; a chunked body is counted.
+      if (Number(request.headers['content-length'] ?? 0) > maxBytes) return done(limit.tooLarge());
+      done(null, payload);
+    });
 
     scoped.post(
       `${routes.base}/contactimports`,
@@ -58,7 +63,8 @@ export function registerContactImportRoutes(app: App, deps: Deps, routes: Import
       },
       async (request) => {
         const ref = routes.ref(request.params as Record<string, string>);
-        const id = await service.startImport(deps, request.principal, ref, await importSource(request));
+        const source = await importSource(request, limit);
+        const id = await service.startImport(deps, request.principal, ref, source);
         return ok(request, { id });
       },
     );
@@ -87,21 +93,21 @@ export function registerContactImportRoutes(app: App, deps: Deps, routes: Import
   });
 }
 
-async function importSource(request: FastifyRequest): Promise<service.ImportSource> {
+async function importSource(request: FastifyRequest, limit: UploadLimit): Promise<service.ImportSource> {
   if (request.isMultipart()) {
     const part = await request.file();
     if (!part) throw ApiError.invalid('file', 'is required (a multipart part holding a CSV or JSON file)');
     const format = formatOf(part.filename, part.mimetype);
-    part.file.on('limit', () =>
-      part.file.destroy(ApiError.of('FW_VAL_4', 'The import file is larger than 1 GiB.')),
-    );
-    return { kind: 'file', stream: part.file, format };
+    part.file.on('limit', () => part.file.destroy(limit.tooLarge()));
+    return { kind: 'file', stream: part.file, format, limit };
   }
   const body = request.body as unknown;
   if (body && typeof (body as NodeJS.ReadableStream).pipe === 'function') {
-    return { kind: 'file', stream: body as NodeJS.ReadableStream as never, format: 'csv' };
+    return { kind: 'file', stream: body as NodeJS.ReadableStream as never, format: 'csv', limit };
   }
-  const contacts = Array.isArray(body) ? body : (body as { contacts: unknown[] }).contacts;
+  const contacts = Array.isArray(body) ? body : (body as { contacts?: unknown } | null)?.contacts;
+  if (!Array.isArray(contacts))
+    throw ApiError.invalid('body', 'must be an array of contacts or {"contacts": [...]}');
   return { kind: 'contacts', contacts };
 }
 

@@ -5,9 +5,15 @@ import type { Deps } from '../../deps.js';
 import { ApiError } from '../../http/errors.js';
 import { newId } from '../../http/ids.js';
 import type { Principal } from '../../http/principal.js';
-import { jobFilesDirectory } from '../../jobs/job-files.js';
+import { JOB_FILE_MODE, jobFilesDirectory } from '../../jobs/job-files.js';
 import { enqueueJob, getJob, type JobView, notifyJobQueued } from '../../jobs/jobs.service.js';
-import { checkImportFile, type ImportFormat, MalformedImportError, saveUpload } from './import-files.js';
+import {
+  checkImportFile,
+  checkJsonContact,
+  type ImportFormat,
+  MalformedImportError,
+} from './import-files.js';
+import { saveUpload, type UploadLimit } from './import-uploads.js';
 import { type ListRef, requireList } from './mailing-lists.service.js';
 
 export const CONTACT_IMPORT_JOB = 'contactImport';
@@ -34,7 +40,7 @@ export interface ImportProgress {
 
 export type ImportSource =
   | { kind: 'contacts'; contacts: unknown[] }
-  | { kind: 'file'; stream: Readable; format: ImportFormat };
+  | { kind: 'file'; stream: Readable; format: ImportFormat; limit: UploadLimit };
 
 /**
  * Takes the file (streamed to disk), reads it through once so a malformed one is refused before anything
@@ -51,9 +57,9 @@ export async function startImport(
   const dir = await jobFilesDirectory(deps.config.dataDir);
   const format = source.kind === 'contacts' ? 'json' : source.format;
   const file = join(dir, `${id}.${format}`);
-  if (source.kind === 'contacts') await writeFile(file, JSON.stringify(source.contacts));
-  else await saveUpload(source.stream, dir, `${id}.${format}`);
+  if (source.kind === 'file') await saveUpload(source.stream, dir, `${id}.${format}`, source.limit);
   try {
+    if (source.kind === 'contacts') await writeContacts(file, source.contacts);
     await checkImportFile(file, format);
     const payload: ImportPayload = {
       directoryId: list.directory_id,
@@ -81,15 +87,28 @@ export async function startImport(
   return id;
 }
 
+/** A JSON body's contacts as a file, each checked first: JSON.stringify must never meet a 5,000-deep array. */
+async function writeContacts(file: string, contacts: unknown[]): Promise<void> {
+  for (const [index, contact] of contacts.entries()) checkJsonContact(contact, index + 1);
+  await writeFile(file, JSON.stringify(contacts), { mode: JOB_FILE_MODE });
+}
+
+/**
+ * The import of that list. An import stays readable after its list was deleted, so the caller can read
+ * why it failed (docs/contacts.md); an unknown list with no such import is 404 PACC_6 as before.
+ */
 export async function getImport(
   deps: Deps,
   principal: Principal,
   ref: ListRef,
   importId: string,
 ): Promise<JobView<ImportProgress>> {
-  await requireList(deps.db, principal, ref);
   const job = await getJob<ImportProgress>(deps.db, principal, CONTACT_IMPORT_JOB, importId);
-  if (!job || (job.payload as ImportPayload).listId !== ref.listId)
-    throw ApiError.of('FW_CON_4', `Contact import ${importId} not found.`);
-  return job;
+  const payload = job?.payload as ImportPayload | undefined;
+  const ofList =
+    payload?.listId === ref.listId &&
+    (ref.directoryId === undefined || payload.directoryId === ref.directoryId);
+  if (job && ofList) return job;
+  await requireList(deps.db, principal, ref);
+  throw ApiError.of('FW_CON_4', `Contact import ${importId} not found.`);
 }

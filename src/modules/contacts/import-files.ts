@@ -1,9 +1,7 @@
-import { createReadStream, createWriteStream } from 'node:fs';
-import { open, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import type { Readable, Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { parse } from 'csv-parse';
+import { CsvError, parse } from 'csv-parse';
 import { pick } from 'stream-json/filters/pick.js';
 import { streamArray } from 'stream-json/streamers/stream-array.js';
 import { CONTACT_LIMITS } from './contact-fields.js';
@@ -44,17 +42,11 @@ const CSV_FIELDS: Record<string, string> = {
 
 const EMBEDDED_KEY = new RegExp(EMBEDDED_KEY_PATTERN);
 
-/** Streams `source` to `<dir>/<name>`, answering the path; a partial file is removed on failure. */
-export async function saveUpload(source: Readable, dir: string, name: string): Promise<string> {
-  const path = join(dir, name);
-  try {
-    await pipeline(source, createWriteStream(path));
-  } catch (error) {
-    await rm(path, { force: true });
-    throw error;
-  }
-  return path;
-}
+/**
+ * Nesting a contact never needs (contact → embeddedData → value is three levels): deeper is not a contact
+ * file, and refusing it early keeps recursive code (JSON.stringify) away from a 5,000-deep array.
+ */
+export const MAX_CONTACT_DEPTH = 8;
 
 /** Reads the whole file once, as the import will; throws MalformedImportError naming the problem. */
 export async function checkImportFile(path: string, format: ImportFormat): Promise<number> {
@@ -162,6 +154,31 @@ async function jsonShape(path: string): Promise<'array' | 'object'> {
   }
 }
 
+/** Whether `value` nests arrays or objects more than `max` levels deep; iterative, so any depth is safe. */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [item, depth] = next;
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth > max) return true;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** A JSON file's or body's contact as the import takes it: an object nested no deeper than a contact is. */
+export function checkJsonContact(value: unknown, row: number): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new MalformedImportError(`Contact ${row} is not a JSON object.`);
+  }
+  if (nestedDeeperThan(value, MAX_CONTACT_DEPTH)) {
+    throw new MalformedImportError(
+      `Contact ${row} nests arrays or objects more than ${MAX_CONTACT_DEPTH} levels deep; a contact needs 3.`,
+    );
+  }
+  return value as Record<string, unknown>;
+}
+
 async function* readJson(
   source: Readable,
   shape: 'array' | 'object',
@@ -176,10 +193,7 @@ async function* readJson(
   try {
     for await (const { value } of elements as AsyncIterable<{ value: unknown }>) {
       row++;
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-        throw new MalformedImportError(`Contact ${row} is not a JSON object.`);
-      }
-      yield { row, fields: value as Record<string, unknown> };
+      yield { row, fields: checkJsonContact(value, row) };
     }
   } catch (error) {
     throw asMalformed(error);
@@ -199,8 +213,11 @@ function chain(...streams: (Readable | Writable)[]): Readable {
 
 function asMalformed(error: unknown): Error {
   if (error instanceof MalformedImportError) return error;
-  const code = (error as { code?: string }).code ?? '';
-  if (code.startsWith('CSV_') || /Parser|JSON|Unexpected|expected/i.test(String((error as Error).message))) {
+  // csv-parse's codes do not all start with CSV_ (INVALID_OPENING_QUOTE does not): its class tells.
+  if (
+    error instanceof CsvError ||
+    /Parser|JSON|Unexpected|expected/i.test(String((error as Error).message))
+  ) {
     return new MalformedImportError(`The file cannot be read: ${(error as Error).message}`);
   }
   return error as Error;

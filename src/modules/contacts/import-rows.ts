@@ -1,4 +1,5 @@
 import { Compile } from 'typebox/compile';
+import { unstorableText } from '../../db/storable-text.js';
 import type { ContactInput } from './contact-fields.js';
 import { ContactFieldsSchema } from './contacts.schemas.js';
 import type { ImportRecord } from './import-files.js';
@@ -32,8 +33,27 @@ export function toContactInput(record: ImportRecord): RowOutcome {
   if (candidate.email === undefined && candidate.extRef === undefined) {
     return { reason: 'a contact needs an email or an extRef, to be found again on the next import' };
   }
+  const unstorable = unstorableField(candidate);
+  if (unstorable !== undefined) return { reason: unstorable };
   if (!checkContact.Check(candidate)) return { reason: describeFirstError(candidate) };
   return { input: candidate as ContactInput };
+}
+
+/** The first text of the contact that no engine stores as given (a NUL, a lone surrogate), named. */
+function unstorableField(candidate: Record<string, unknown>): string | undefined {
+  for (const [name, value] of Object.entries(candidate)) {
+    const problem = typeof value === 'string' ? unstorableText(value) : undefined;
+    if (problem !== undefined) return `${name} ${problem}`;
+  }
+  const embedded = candidate.embeddedData;
+  if (typeof embedded !== 'object' || embedded === null) return undefined;
+  for (const [key, value] of Object.entries(embedded)) {
+    const keyProblem = unstorableText(key);
+    if (keyProblem !== undefined) return `an embeddedData field name ${keyProblem}`;
+    const problem = typeof value === 'string' ? unstorableText(value) : undefined;
+    if (problem !== undefined) return `embeddedData.${key} ${problem}`;
+  }
+  return undefined;
 }
 
 /** null and empty strings mean "not given" in a file. */

@@ -4,7 +4,7 @@
  * (`QID1`, `QID1_3_TEXT`, `QID5_2`, `QID4#1_3` ...), already cleaned of anything the page did not offer;
  * response.ts turns them into the response's value keys.
  */
-import { plainText as plain } from '../surveys/value-keys.js';
+import { plainText as plain } from '../surveys/definition/value-keys.js';
 import type { Answers } from './flow.js';
 import type { Choice, Question } from './survey-model.js';
 

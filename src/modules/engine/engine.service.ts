@@ -8,7 +8,7 @@ import { randomInt } from 'node:crypto';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../http/errors.js';
 import { cutResponseEventContext, recordCompletedResponse } from '../responses/record-response.js';
-import type { AnswerValue } from '../responses/response-values.js';
+import type { AnswerValue } from '../surveys/definition/response-values.js';
 import { fullQuotasMatching } from '../surveys/survey-taking.service.js';
 import { type FormFields, readPage } from './answers.js';
 import type { RunnableSurvey } from './engine-survey.js';

@@ -5,8 +5,9 @@
  * tiny (answers, a seed and a page index) and makes the back button and reloads exact: the same answers
  * and seed always give the same path.
  */
-import { evaluateLogic, type LogicFacts, parseLocator } from './logic.js';
+import { evaluateLogic, type LogicFacts, parseLocator } from '../surveys/definition/logic.js';
 import { randomFor, shuffled } from './random.js';
+import { SessionFacts } from './session-facts.js';
 import type { Block, Choice, EngineSurvey, FlowNode, Question } from './survey-model.js';
 
 export type Answers = Record<string, Record<string, string[]>>;
@@ -187,15 +188,15 @@ export function visibleChoices(
 function choicesOf(survey: EngineSurvey, question: Question, facts: LogicFacts): Choice[] {
   const carry = question.carryForward;
   if (!carry) return question.choices;
-  const source = survey.questions.get(carry.from);
-  const chosen = facts.fields(carry.from)?.[carry.from] ?? [];
-  const multi = source?.choices.filter(
-    (c) => (facts.fields(carry.from)?.[`${carry.from}_${c.id}`] ?? []).length,
-  );
-  const picked = new Set([...chosen, ...(multi ?? []).map((c) => c.id)]);
-  return (source?.choices ?? []).filter((c) => picked.has(c.id) === carry.selected);
+  const source = survey.questions.get(carry.from)?.choices ?? [];
+  // Chosen choices, or the source's rows and items that have an answer (matrix rows, form fields).
+  const answered = (c: Choice) =>
+    facts.chosenAnswers(carry.from, c.id).length > 0 || facts.itemValue(carry.from, c.id) !== undefined;
+  const picked = new Set([...facts.chosenChoices(carry.from), ...source.filter(answered).map((c) => c.id)]);
+  return source.filter((c) => picked.has(c.id) === carry.selected);
 }
 
+/** The logic's facts about a session: its answers, what the walk has shown so far, its embedded data. */
 export function factsFor(
   survey: EngineSurvey,
   answers: Answers,
@@ -203,23 +204,9 @@ export function factsFor(
   embedded: Record<string, string>,
   seed: number,
 ): LogicFacts {
-  const facts: LogicFacts = {
-    fields: (id) => answers[id],
-    recode: (id, choiceId, of) => {
-      const [base, column] = id.split('#');
-      const question = survey.questions.get(base ?? id);
-      const source = column ? question?.columns.find((c) => c.id === id) : question;
-      const list = of === 'answer' ? source?.answers : source?.choices;
-      return list?.find((c) => c.id === choiceId)?.recode ?? choiceId;
-    },
-    isDisplayed: (id) => displayed.has(id),
-    isChoiceDisplayed: (id, choiceId) => {
-      const question = survey.questions.get(id);
-      if (!question || !displayed.has(id)) return false;
-      return visibleChoices(survey, question, facts, seed).some((c) => c.id === choiceId);
-    },
-    embedded: (name) => embedded[name],
-  };
+  const facts: LogicFacts = new SessionFacts(survey, answers, displayed, embedded, (question, choiceId) =>
+    visibleChoices(survey, question, facts, seed).some((c) => c.id === choiceId),
+  );
   return facts;
 }
 

@@ -1,10 +1,11 @@
 /**
  * From a session's answers (raw form fields per question) to the answers recordCompletedResponse takes:
- * one value per value key of the surveys module (value-keys.ts), for the questions the respondent was shown.
+ * one value per value key of the survey definition (surveys/definition/value-keys.ts), for the questions
+ * the respondent was shown.
  */
-import type { AnswerValue } from '../responses/response-values.js';
-import { type QsfQuestion, recodeOf } from '../surveys/qsf.js';
-import { type ValueKey, valueKeysOf } from '../surveys/value-keys.js';
+import { type QsfQuestion, recodeOf } from '../surveys/definition/qsf.js';
+import type { AnswerValue } from '../surveys/definition/response-values.js';
+import { type ValueKey, valueKeysOf } from '../surveys/definition/value-keys.js';
 import type { Answers } from './flow.js';
 
 export interface EngineAnswers {

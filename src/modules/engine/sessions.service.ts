@@ -7,7 +7,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Deps, Queryable } from '../../deps.js';
 import { newId, randomAlphanumeric } from '../../http/ids.js';
 import type { Scope } from '../../http/principal.js';
-import { embeddedFieldsOf } from '../surveys/qsf.js';
+import { embeddedFieldsOf } from '../surveys/definition/qsf.js';
 import { initialState } from './engine.service.js';
 import type { RunnableSurvey } from './engine-survey.js';
 import { serializeState } from './session-state.js';

@@ -4,6 +4,7 @@
  * loads; real files are untidy (COMPAT.md, fixtures/qsf/README.md), so every read here is tolerant.
  */
 
+import type { Logic } from '../surveys/definition/logic.js';
 import {
   blocksOf,
   flowOf,
@@ -12,9 +13,8 @@ import {
   type QsfQuestion,
   questionsOf,
   quotasOf,
-} from '../surveys/qsf.js';
-import { isSupportedQuestion } from '../surveys/question-types.js';
-import type { Logic } from './logic.js';
+} from '../surveys/definition/qsf.js';
+import { isSupportedQuestion } from '../surveys/definition/question-types.js';
 
 export type QuestionKind =
   | 'mc-single'

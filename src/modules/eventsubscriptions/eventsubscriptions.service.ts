@@ -3,6 +3,8 @@ import { isUniqueViolation } from '../../db/database.js';
 import { flag } from '../../db/json.js';
 import type { Deps } from '../../deps.js';
 import { isEncryptionKey } from '../../events/message.js';
+import { openSecret, sealSecret } from '../../events/sealed-secret.js';
+import { secretKeyOf } from '../../events/secret-key.js';
 import { isPrivateAddress, urlHost } from '../../events/ssrf.js';
 import { topicPatternProblem } from '../../events/topics.js';
 import { ApiError } from '../../http/errors.js';
@@ -38,7 +40,8 @@ export async function createSubscription(
       topics: body.topics,
       publication_url: publicationUrl,
       encrypt: flag(encrypt),
-      shared_key: body.sharedKey ?? null,
+      // Sealed at rest (docs/events.md "The sharedKey at rest"); the delivery worker opens it to sign.
+      shared_key: body.sharedKey === undefined ? null : sealSecret(body.sharedKey, secretKeyOf(deps.config)),
       status: 'active',
       disabled_reason: null,
       created_at: deps.clock.now().toISOString(),
@@ -48,6 +51,20 @@ export async function createSubscription(
     throw error;
   }
   return id;
+}
+
+/**
+ * At start: resolves the secret key (a first start makes its key file) and seals the sharedKeys still in
+ * clear (stored before migration 0007, or written directly). Answers how many this node sealed.
+ */
+export async function sealStoredSharedKeys(deps: Deps): Promise<number> {
+  const key = secretKeyOf(deps.config);
+  let sealed = 0;
+  for (const row of await store.listUnsealedSharedKeys(deps.db)) {
+    const clear = openSecret(row.shared_key, key);
+    sealed += await store.replaceSharedKey(deps.db, row, row.shared_key, sealSecret(clear, key));
+  }
+  return sealed;
 }
 
 /**

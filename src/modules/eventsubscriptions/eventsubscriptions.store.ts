@@ -50,6 +50,35 @@ export async function insertSubscription(
   await db.insertInto('event_subscriptions').values(row).execute();
 }
 
+/** The sharedKeys not sealed yet, of every organisation: what sealStoredSharedKeys seals at start. */
+export function listUnsealedSharedKeys(
+  db: Queryable,
+): Promise<{ organization_id: string; id: string; shared_key: string }[]> {
+  return db
+    .selectFrom('event_subscriptions')
+    .select(['organization_id', 'id', 'shared_key'])
+    .where('shared_key', 'is not', null)
+    .where((eb) => eb(eb.fn('substr', ['shared_key', eb.val(1), eb.val(3)]), '<>', 'v1:'))
+    .execute() as Promise<{ organization_id: string; id: string; shared_key: string }[]>;
+}
+
+/** Replaces a sharedKey only if it is still `from`: of nodes sealing it at once, one replaces it. */
+export async function replaceSharedKey(
+  db: Queryable,
+  row: { organization_id: string; id: string },
+  from: string,
+  to: string,
+): Promise<number> {
+  const result = await db
+    .updateTable('event_subscriptions')
+    .set({ shared_key: to })
+    .where('organization_id', '=', row.organization_id)
+    .where('id', '=', row.id)
+    .where('shared_key', '=', from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 /** Deletes one subscription (or all of the scope's), with their deliveries and delivery log. */
 export async function deleteSubscriptions(db: Queryable, scope: Scope, id?: string): Promise<number> {
   const deliveries = db

@@ -5,15 +5,22 @@
  * columns in its V1..V10 and location columns and joins header texts with `-`.
  */
 import {
-  blocksOf,
   embeddedFieldsOf,
   optionsOf,
   type QsfDocument,
   type QsfQuestion,
   recodeOf,
-} from '../surveys/qsf.js';
-import { isMultiAnswer } from '../surveys/question-types.js';
-import { npsGroup, plainText, questionsInSurveyOrder, type ValueKey } from '../surveys/value-keys.js';
+} from '../surveys/definition/qsf.js';
+import {
+  type ColumnOptions,
+  columnsOfQuestion,
+  exportedQuestions,
+  type QuestionColumn,
+  questionTitle,
+  SELECTED_CHOICE,
+} from '../surveys/definition/question-columns.js';
+import { isMultiAnswer } from '../surveys/definition/question-types.js';
+import { npsGroup, plainText, type ValueKey } from '../surveys/definition/value-keys.js';
 import { isEmptyValue } from './formats/cells.js';
 import type {
   ExportColumn,
@@ -23,15 +30,8 @@ import type {
   ValueLabel,
 } from './formats/export-layout.js';
 import { currentMetadataColumns, legacyColumns } from './formats/metadata-columns.js';
-import {
-  type ColumnOptions,
-  columnsOfQuestion,
-  type QuestionColumn,
-  questionTitle,
-  SELECTED_CHOICE,
-} from './question-columns.js';
 
-export type { ColumnOptions } from './question-columns.js';
+export type { ColumnOptions } from '../surveys/definition/question-columns.js';
 
 /** Recode → text pairs whose recode is a number (a string recode cannot be a numeric value label). */
 function numericLabels(
@@ -111,19 +111,6 @@ function exportColumn(question: QsfQuestion, column: QuestionColumn, legacy: boo
     type: 'string',
     ...typed(question, column),
   };
-}
-
-/** Questions the export shows: those of the survey's blocks, but not of the trash (README: QID3, QID11). */
-export function exportedQuestions(doc: QsfDocument): QsfQuestion[] {
-  const ids = (trash: boolean) =>
-    new Set(
-      blocksOf(doc)
-        .filter((b) => (b.Type === 'Trash') === trash)
-        .flatMap((b) => b.BlockElements.map((e) => e.QuestionID)),
-    );
-  const placed = ids(false);
-  const trashed = ids(true);
-  return questionsInSurveyOrder(doc).filter((q) => placed.has(q.QuestionID) || !trashed.has(q.QuestionID));
 }
 
 export function questionColumns(

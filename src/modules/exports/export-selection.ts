@@ -4,9 +4,9 @@
  * so the naming of the columns stays in one place and the selection only says which ones stay.
  */
 import { ApiError } from '../../http/errors.js';
-import { METADATA_KEYS } from '../responses/response-values.js';
-import { embeddedFieldsOf, type QsfDocument, questionsOf } from '../surveys/qsf.js';
-import { valueKeysOfSurvey } from '../surveys/value-keys.js';
+import { embeddedFieldsOf, type QsfDocument, questionsOf } from '../surveys/definition/qsf.js';
+import { METADATA_KEYS } from '../surveys/definition/response-values.js';
+import { valueKeysOfSurvey } from '../surveys/definition/value-keys.js';
 import type { ExportColumn, ExportLayout } from './formats/export-layout.js';
 
 /** The v3 metadata ids a caller may select; they are also the metadata columns' keys. */

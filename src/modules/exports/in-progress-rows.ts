@@ -11,7 +11,7 @@ import { walk } from '../engine/flow.js';
 import { responseAnswers } from '../engine/response.js';
 import { parseState } from '../engine/session-state.js';
 import type { SessionRow } from '../engine/sessions.store.js';
-import { labelsOf, withDerivedAnswers } from '../responses/response-values.js';
+import { labelsOf, withDerivedAnswers } from '../surveys/definition/response-values.js';
 import { type SurveyForResponses, surveyForResponses } from '../surveys/survey-responses.service.js';
 import type { ExportRow, ExportValue } from './formats/export-layout.js';
 import { type ExportFilter, streamOpenSessions } from './response-exports.store.js';

@@ -1,10 +1,10 @@
-import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { fromJson } from '../../db/json.js';
 import type { Deps } from '../../deps.js';
 import type { Scope } from '../../http/principal.js';
+import { openJobFileForWriting } from '../../jobs/job-files.js';
 import { type JobContext, JobFailure, type JobHandler, type RunningJob } from '../../jobs/job-runner.js';
-import type { QsfDocument } from '../surveys/qsf.js';
+import type { QsfDocument } from '../surveys/definition/qsf.js';
 import { findSurveyInScope } from '../surveys/surveys.service.js';
 import { type ColumnOptions, exportLayout, joinSets } from './export-columns.js';
 import { expiryTime, scheduleExportExpiry } from './export-expiry.job.js';
@@ -159,7 +159,7 @@ async function runExport(
       options: payload.options,
       surveyName: survey.name,
       compress: payload.compress,
-      destination: createWriteStream(payload.file),
+      destination: await openDestination(payload.file),
       modified: context.now(),
     });
     const expiresAt = expiryTime(deps, context.now());
@@ -174,11 +174,37 @@ async function runExport(
       expiresAt: expiresAt.toISOString(),
     };
   } catch (error) {
-    await rm(payload.file, { force: true });
+    await rm(payload.file, { force: true }).catch(() => undefined);
     if (error instanceof RangeError)
       throw new JobFailure(`The export could not be written: ${error.message}`);
+    if (isFileSystemError(error))
+      throw new JobFailure(`The export file could not be written (${error.code}).`, { cause: error });
     throw error;
   }
+}
+
+/**
+ * The job's file, opened before any row is read. A worker that cannot create it (the job files
+ * directory is on another node's disk, not on a volume every node shares) fails the job saying so.
+ */
+async function openDestination(path: string) {
+  try {
+    return await openJobFileForWriting(path);
+  } catch (error) {
+    if (!isFileSystemError(error)) throw error;
+    throw new JobFailure(
+      `The export file could not be created (${error.code}): the node that ran the export cannot write ` +
+        'to the job files directory, which every node must share.',
+      { cause: error },
+    );
+  }
+}
+
+/** An error of the file system (ENOENT, ENOSPC, EACCES ...): it says which, and a retry would meet it again. */
+function isFileSystemError(error: unknown): error is NodeJS.ErrnoException & { code: string } {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, syscall } = error as NodeJS.ErrnoException;
+  return typeof code === 'string' && typeof syscall === 'string';
 }
 
 interface SourceRow {

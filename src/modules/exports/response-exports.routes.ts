@@ -1,5 +1,5 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
+import { create as contentDisposition } from 'content-disposition';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
@@ -69,14 +69,27 @@ const CurrentStatusSchema = Type.Object({
   fileId: Type.Optional(Type.String()),
 });
 
+/**
+ * Everything that can fail happens before the status line: the file is opened (one deleted by expiry
+ * meanwhile is a clean 404, not a 200 with a truncated body) and the header built. The name goes as
+ * RFC 6266 `filename*` (UTF-8) with an ASCII `filename` fallback: a Node header takes Latin-1 at most.
+ */
 async function sendFile(reply: FastifyReply, file: service.ExportFile) {
-  const size = (await stat(file.path).catch(() => undefined))?.size;
-  if (size === undefined) throw ApiError.of('FW_EXP_1', 'The export file no longer exists; export again.');
+  const disposition = contentDisposition(file.fileName);
+  const handle = await open(file.path, 'r').catch(() => undefined);
+  if (!handle) throw ApiError.of('FW_EXP_1', 'The export file no longer exists; export again.');
+  let size: number;
+  try {
+    size = (await handle.stat()).size;
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
   return reply
     .type(file.contentType)
     .header('content-length', size)
-    .header('content-disposition', `attachment; filename="${file.fileName.replace(/["\\]/g, '_')}"`)
-    .send(createReadStream(file.path));
+    .header('content-disposition', disposition)
+    .send(handle.createReadStream());
 }
 
 const fileUrl = (request: FastifyRequest, id: string) =>

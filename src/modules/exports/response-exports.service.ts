@@ -7,7 +7,7 @@ import { newId } from '../../http/ids.js';
 import type { Principal } from '../../http/principal.js';
 import { jobFilesDirectory } from '../../jobs/job-files.js';
 import { enqueueJob, getJob, type JobView, notifyJobQueued } from '../../jobs/jobs.service.js';
-import type { QsfDocument } from '../surveys/qsf.js';
+import type { QsfDocument } from '../surveys/definition/qsf.js';
 import {
   accessibleSurvey,
   findSurveyHeaderInScope,

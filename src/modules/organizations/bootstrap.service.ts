@@ -66,6 +66,21 @@ export async function bootstrapOrganization(
   }
 }
 
-export async function isEmpty(db: Queryable): Promise<boolean> {
+async function isEmpty(db: Queryable): Promise<boolean> {
   return (await countOrganizations(db)) === 0;
+}
+
+/**
+ * The first start's bootstrap: the organisation `fieldwork` if the store holds none, else nothing. Nodes
+ * starting together over one empty PostgreSQL race here; the one that loses finds the store no longer
+ * empty and goes on without a token to print.
+ */
+export async function bootstrapIfEmpty(db: Queryable, now: Date): Promise<BootstrapResult | undefined> {
+  if (!(await isEmpty(db))) return undefined;
+  try {
+    return await bootstrapOrganization(db, now, { brandId: 'fieldwork', name: 'Fieldwork' });
+  } catch (error) {
+    if (error instanceof BootstrapError && !(await isEmpty(db))) return undefined;
+    throw error;
+  }
 }

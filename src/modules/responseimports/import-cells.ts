@@ -4,17 +4,18 @@
  * and `IP Address` become 1 and 0, dates are read in the zone of header row 3 (csv2013: UTC), decimals
  * may use a comma. Answers are then checked by the responses module's own rule (checkAnswer), as the API checks them.
  */
+import { unstorableText } from '../../db/storable-text.js';
 import { ApiError } from '../../http/errors.js';
 import { LEGACY_DEFAULTS } from '../exports/formats/metadata-columns.js';
+import { checkAnswer } from '../responses/check-answer.js';
 import type { CompletedResponseInput } from '../responses/record-response.js';
 import {
   type AnswerValue,
-  checkAnswer,
   RESPONSE_EVENT_CONTEXT,
   RESPONSE_EVENT_CONTEXT_MAX,
   STATUS_LABELS,
   type Survey,
-} from '../responses/response-values.js';
+} from '../surveys/definition/response-values.js';
 import type { ImportColumn } from './import-columns.js';
 import { choiceIdFor, readDate, recodeForText, type TextMode } from './import-values.js';
 
@@ -163,8 +164,8 @@ function derivedCell(
 }
 
 /**
- * Decodes one record of a file whose header has `width` columns; a cell that cannot be read, or a record
- * of another width, makes the whole row fail with the reason.
+ * Decodes one record of a file whose header has `width` columns; a cell that cannot be read or stored
+ * (a NUL character), or a record of another width, makes the whole row fail with the reason.
  */
 export function decodeRow(
   survey: Survey,
@@ -184,6 +185,8 @@ export function decodeRow(
     for (const ic of columns) {
       const cell = cells[ic.index] ?? '';
       const { kind, key } = ic.column;
+      const unstorable = unstorableText(cell);
+      if (unstorable !== undefined) throw new CellError(`${ic.column.name} ${unstorable}`);
       if (kind === 'metadata') {
         if (key === '_recordId') responseId = RESPONSE_ID.test(cell) ? cell : undefined;
         else if (cell !== '' || key === 'distributionChannel') setMetadata(input, key, cell, ic, options);

@@ -7,7 +7,7 @@
 import { exportLayout } from '../exports/export-columns.js';
 import { createDateFormatter } from '../exports/formats/dates.js';
 import type { ExportColumn } from '../exports/formats/export-layout.js';
-import type { QsfDocument } from '../surveys/qsf.js';
+import type { QsfDocument } from '../surveys/definition/qsf.js';
 
 /**
  * Every column a csv/tsv export of the survey can have: the breakout layout with the display-order

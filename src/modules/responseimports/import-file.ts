@@ -3,7 +3,7 @@
  * first, then one record at a time, so a file of a million responses never sits whole in memory.
  */
 import { createReadStream } from 'node:fs';
-import { type Parser, parse } from 'csv-parse';
+import { CsvError, type Parser, parse } from 'csv-parse';
 
 export type ImportFormat = 'csv' | 'tsv' | 'csv2013';
 
@@ -44,8 +44,8 @@ async function* records(
   try {
     for await (const record of csv as AsyncIterable<string[]>) yield record;
   } catch (error) {
-    const code = (error as { code?: string }).code ?? '';
-    if (code.startsWith('CSV_'))
+    // csv-parse's codes do not all start with CSV_ (INVALID_OPENING_QUOTE does not): its class tells.
+    if (error instanceof CsvError)
       throw new UnreadableFileError(`The file cannot be read: ${(error as Error).message}`);
     throw error;
   } finally {

@@ -5,7 +5,7 @@
  */
 import { exportLayout } from '../exports/export-columns.js';
 import type { ExportColumn } from '../exports/formats/export-layout.js';
-import type { QsfDocument } from '../surveys/qsf.js';
+import type { QsfDocument } from '../surveys/definition/qsf.js';
 import { type HeaderMatch, ImportHeaderError, importableColumns, matchHeader } from './import-columns.js';
 import type { ImportFormat } from './import-file.js';
 

@@ -3,8 +3,8 @@
  * export date (`YYYY-MM-DD HH:MM:SS` wall-clock time in the file's zone) back to an instant.
  */
 import { createDateFormatter, toEpochMs } from '../exports/formats/dates.js';
-import { type QsfQuestion, recodeOf } from '../surveys/qsf.js';
-import { plainText, type ValueKey } from '../surveys/value-keys.js';
+import { type QsfQuestion, recodeOf } from '../surveys/definition/qsf.js';
+import { plainText, type ValueKey } from '../surveys/definition/value-keys.js';
 
 /** Whether a row's answers are written as texts (a useLabels export) or as recodes. */
 export type TextMode = 'labels' | 'recodes';

@@ -1,10 +1,11 @@
 import { rm } from 'node:fs/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { fromJson } from '../../db/json.js';
 import type { Deps } from '../../deps.js';
 import type { Scope } from '../../http/principal.js';
 import { type JobContext, JobFailure, type JobHandler, type RunningJob } from '../../jobs/job-runner.js';
 import { recordForSurvey, responseIdsInUse } from '../responses/record-response.js';
-import type { QsfDocument } from '../surveys/qsf.js';
+import type { QsfDocument } from '../surveys/definition/qsf.js';
 import { surveyForResponses } from '../surveys/survey-responses.service.js';
 import { findSurveyInScope } from '../surveys/surveys.service.js';
 import { decodeRow } from './import-cells.js';
@@ -76,6 +77,8 @@ async function runImport(
   const flush = async () => {
     progress = await writeBatch(deps, context, scope, payload, header, progress, batch);
     batch = [];
+    // A turn of the event loop between batches, so requests never wait behind a run of them (issue 19 item 8).
+    await nextTurn();
   };
   for await (const record of readImportRecords(payload.file, payload.format)) {
     if (record.row <= progress.rowsDone) continue;

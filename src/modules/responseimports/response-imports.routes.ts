@@ -9,11 +9,8 @@ import { Envelope, IdResultSchema, ok, ProgressStartSchema, progressStarted } fr
 import { ApiError } from '../../http/errors.js';
 import { jobFilesDirectory } from '../../jobs/job-files.js';
 import type { JobView } from '../../jobs/jobs.service.js';
-import { saveUpload } from '../contacts/import-files.js';
+import { importUploadLimit, saveUpload } from '../contacts/import-uploads.js';
 import * as service from './response-imports.service.js';
-
-/** The largest import file taken (docs/exports.md "Response imports"). */
-const IMPORT_MAX_BYTES = 1024 * 1024 * 1024;
 
 const tags = ['Response imports'];
 const Id = Type.String({ minLength: 1, maxLength: 100 });
@@ -62,11 +59,11 @@ async function importRequest(request: FastifyRequest, deps: Deps): Promise<servi
       }
       if (part.fieldname !== 'file' || fields.file !== undefined)
         throw ApiError.invalid(part.fieldname, 'is not a file part this call takes (one `file`)');
-      part.file.on('limit', () =>
-        part.file.destroy(ApiError.of('FW_VAL_4', 'The import file is larger than 1 GiB.')),
-      );
+      // docs/exports.md "Response imports": up to the import limit (`--import-max-bytes`, 1 GiB).
+      const limit = importUploadLimit(deps.config);
+      part.file.on('limit', () => part.file.destroy(limit.tooLarge()));
       const dir = await jobFilesDirectory(deps.config.dataDir);
-      fields.file = await saveUpload(part.file, dir, `responseimport-${randomUUID()}.upload`);
+      fields.file = await saveUpload(part.file, dir, `responseimport-${randomUUID()}.upload`, limit);
     }
   } catch (error) {
     if (fields.file) await rm(fields.file, { force: true });
@@ -97,7 +94,7 @@ function progressOf(job: JobView<service.ImportProgress>) {
 export function registerResponseImportRoutes(app: App, deps: Deps): void {
   app.register(async (scoped: App) => {
     await scoped.register(multipart, {
-      limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 10, parts: 20 },
+      limits: { fileSize: importUploadLimit(deps.config).maxBytes, files: 1, fields: 10, parts: 20 },
     });
 
     scoped.post(

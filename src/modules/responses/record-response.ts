@@ -7,24 +7,24 @@ import { ApiError } from '../../http/errors.js';
 import { newId } from '../../http/ids.js';
 import type { Scope } from '../../http/principal.js';
 import {
-  countTowardsQuotas,
-  moveResponseCounts,
-  type SurveyForResponses,
-  surveyForResponses,
-} from '../surveys/survey-responses.service.js';
-import {
   type AnswerValue,
   displayedValuesOf,
   labelsOf,
   RESPONSE_EVENT_CONTEXT,
   RESPONSE_EVENT_CONTEXT_MAX,
   withDerivedAnswers,
-} from './response-values.js';
+} from '../surveys/definition/response-values.js';
+import {
+  countTowardsQuotas,
+  moveResponseCounts,
+  type SurveyForResponses,
+  surveyForResponses,
+} from '../surveys/survey-responses.service.js';
 import { findResponseIdBySession, insertResponse, listResponseOwners } from './responses.store.js';
 
 export interface CompletedResponseInput {
   surveyId: string;
-  /** Answers under the survey's value keys (surveys/value-keys.ts), already checked: recodes, 1, numbers, texts. */
+  /** Answers under the survey's value keys (surveys/definition/value-keys.ts), already checked: recodes, 1, numbers, texts. */
   answers: Record<string, AnswerValue>;
   /** Embedded data by field name (set in the flow, from URL parameters, or by the caller). */
   embeddedData?: Record<string, string>;

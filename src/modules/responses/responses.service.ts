@@ -4,15 +4,7 @@ import type { Deps, Queryable } from '../../deps.js';
 import { ApiError } from '../../http/errors.js';
 import type { Principal, Scope } from '../../http/principal.js';
 import {
-  countTowardsQuotas,
-  moveResponseCounts,
-  surveyForResponses,
-} from '../surveys/survey-responses.service.js';
-import { requireSurveyAccess } from '../surveys/surveys.service.js';
-import { recordForSurvey } from './record-response.js';
-import {
   type AnswerValue,
-  checkAnswer,
   isMetadataKey,
   isQuestionKey,
   labelsOf,
@@ -20,7 +12,15 @@ import {
   RESPONSE_EVENT_CONTEXT_MAX,
   type Survey,
   withDerivedAnswers,
-} from './response-values.js';
+} from '../surveys/definition/response-values.js';
+import {
+  countTowardsQuotas,
+  moveResponseCounts,
+  surveyForResponses,
+} from '../surveys/survey-responses.service.js';
+import { requireSurveyAccess } from '../surveys/surveys.service.js';
+import { checkAnswer } from './check-answer.js';
+import { recordForSurvey } from './record-response.js';
 import * as store from './responses.store.js';
 
 type Values = Record<string, unknown>;

@@ -11,8 +11,9 @@ import type {
   QsfFlowNode,
   QsfQuestion,
   QsfQuota,
-} from './qsf.js';
-import { describeQuestion, isSupportedQuestion } from './question-types.js';
+} from './definition/qsf.js';
+import { describeQuestion, isSupportedQuestion } from './definition/question-types.js';
+import { checkQsfCounts, checkQsfShape } from './qsf-limits.js';
 
 export interface ImportedQsf {
   document: QsfDocument;
@@ -42,13 +43,16 @@ const truthy = (value: unknown): boolean =>
  * are), Choices as objects or lists, numbers written as strings, missing SubSelector, a block payload
  * written as an object, the API's `{result: {...}}` wrapper. It refuses only what cannot be a survey,
  * with a 400 naming the field under `field` (e.g. `file.SurveyElements[3].Payload.QuestionID`).
- * The document gets the new survey id everywhere the QSF carries one.
+ * The document gets the new survey id everywhere the QSF carries one. A survey past QSF_LIMITS is 400
+ * FW_SUR_2 before anything else is read.
  */
 export function importQsf(input: unknown, surveyId: string, field = 'file'): ImportedQsf {
+  checkQsfShape(input, field);
   const root = isObject(input) && isObject(input.result) ? input.result : input;
   if (!isObject(root)) throw ApiError.invalid(field, 'must be a QSF document (a JSON object)');
   if (!Array.isArray(root.SurveyElements))
     throw ApiError.invalid(`${field}.SurveyElements`, 'must be an array');
+  checkQsfCounts(root.SurveyElements, field);
   const entry = isObject(root.SurveyEntry) ? root.SurveyEntry : {};
   const notices: string[] = [];
 

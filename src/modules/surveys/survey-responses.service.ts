@@ -2,10 +2,11 @@ import { fromJson } from '../../db/json.js';
 import type { Queryable } from '../../deps.js';
 import type { Scope } from '../../http/principal.js';
 import { addOwnerResponseCounts } from '../users/users.service.js';
-import { evaluateLogic } from './logic.js';
-import { type QsfDocument, type QsfQuestion, questionsOf, quotasOf } from './qsf.js';
+import { evaluateLogic } from './definition/logic.js';
+import { type QsfDocument, type QsfQuestion, questionsOf, quotasOf } from './definition/qsf.js';
+import { recordedFacts } from './definition/recorded-facts.js';
+import { type ValueKey, valueKeyIndex } from './definition/value-keys.js';
 import * as store from './surveys.store.js';
-import { type ValueKey, valueKeyIndex } from './value-keys.js';
 
 /** What the responses module needs of a survey: who owns it, and its questions and value keys. */
 export interface SurveyForResponses {
@@ -83,9 +84,8 @@ export async function countTowardsQuotas(
   values: Record<string, unknown>,
   delta: 1 | -1,
 ): Promise<string[]> {
-  const matched = survey.quotas
-    .filter((q) => evaluateLogic(q.condition, { values, questions: survey.questions }))
-    .map((q) => q.id);
+  const facts = recordedFacts(values, survey.questions);
+  const matched = survey.quotas.filter((q) => evaluateLogic(q.condition, facts)).map((q) => q.id);
   await store.addQuotaCounts(db, scope, survey.id, matched, delta);
   return matched;
 }

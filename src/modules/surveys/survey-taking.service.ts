@@ -1,8 +1,9 @@
 import { fromJson } from '../../db/json.js';
 import type { Queryable } from '../../deps.js';
 import type { Scope } from '../../http/principal.js';
-import { evaluateLogic } from './logic.js';
-import { type QsfDocument, type QsfQuestion, questionsOf } from './qsf.js';
+import { evaluateLogic } from './definition/logic.js';
+import { type QsfDocument, type QsfQuestion, questionsOf } from './definition/qsf.js';
+import { recordedFacts } from './definition/recorded-facts.js';
 import * as store from './surveys.store.js';
 
 /** A survey as the survey-taking engine needs it. */
@@ -96,7 +97,6 @@ export async function fullQuotasMatching(
   values: Record<string, unknown>,
 ): Promise<QuotaState[]> {
   const quotas = await quotaStates(db, { organizationId: survey.organizationId }, survey.surveyId);
-  return quotas.filter(
-    (q) => q.count >= q.limit && evaluateLogic(q.condition, { values, questions: survey.questions }),
-  );
+  const facts = recordedFacts(values, survey.questions);
+  return quotas.filter((q) => q.count >= q.limit && evaluateLogic(q.condition, facts));
 }

@@ -1,5 +1,3 @@
-import { exportedQuestions } from '../exports/export-columns.js';
-import { columnsOfQuestion } from '../exports/question-columns.js';
 import {
   blocksOf,
   embeddedFieldsOf,
@@ -11,10 +9,11 @@ import {
   type QsfQuestion,
   quotasOf,
   recodeOf,
-} from './qsf.js';
-import { isSupportedQuestion } from './question-types.js';
+} from './definition/qsf.js';
+import { columnsOfQuestion, exportedQuestions } from './definition/question-columns.js';
+import { isSupportedQuestion } from './definition/question-types.js';
+import { valueKeysOf } from './definition/value-keys.js';
 import type { SurveyListRow } from './surveys.store.js';
-import { valueKeysOf } from './value-keys.js';
 
 /**
  * Row + normalised QSF → the v3 survey record (COMPAT.md "Surveys"). The spec's and COMPAT's field names

@@ -1,4 +1,5 @@
 import multipart from '@fastify/multipart';
+import type { FastifyError } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
@@ -18,6 +19,7 @@ import {
 import * as service from './surveys.service.js';
 
 const tags = ['Surveys'];
+/** docs/surveys.md: a QSF file up to 20 MB; QSF_LIMITS bounds what it may hold. */
 const MAX_QSF_BYTES = 20 * 1024 * 1024;
 
 export async function registerSurveyRoutes(app: App, deps: Deps): Promise<void> {
@@ -46,6 +48,13 @@ export async function registerSurveyRoutes(app: App, deps: Deps): Promise<void> 
         limits: { fileSize: MAX_QSF_BYTES, files: 1, fields: 20 },
       });
     }
+    // The multipart plugin's 413 would reach the shared handler as a generic 4xx (400): named here, the
+    // parent handler renders it.
+    scope.setErrorHandler((error: FastifyError) => {
+      if (error.code === 'FST_REQ_FILE_TOO_LARGE')
+        throw new ApiError(413, 'FW_VAL_4', 'The QSF file is larger than 20 MB.', { connection: 'close' });
+      throw error;
+    });
     (scope as unknown as App).post(
       '/surveys',
       {
@@ -156,9 +165,8 @@ function createSurvey(
     isActive: single(body.isActive),
     expiration: body.expiration,
   };
-  if (Buffer.isBuffer(file) || typeof file === 'string')
+  // A JSON body's file object is read as it is: JSON.stringify would recurse through any depth sent.
+  if (Buffer.isBuffer(file) || typeof file === 'string' || (typeof file === 'object' && file !== null))
     return service.importSurveyFile(deps, principal, file, input);
-  if (typeof file === 'object' && file !== null)
-    return service.importSurveyFile(deps, principal, JSON.stringify(file), input);
   throw ApiError.invalid('file', 'must be a QSF file');
 }

@@ -7,8 +7,9 @@ import { newId } from '../../http/ids.js';
 import type { Page } from '../../http/paging.js';
 import { isBrandAdmin, type Principal, type Scope } from '../../http/principal.js';
 import { addOwnerResponseCounts, allUsersInScope } from '../users/users.service.js';
-import { type QsfDocument, quotasOf } from './qsf.js';
+import { type QsfDocument, quotasOf } from './definition/qsf.js';
 import { type ImportedQsf, importQsf } from './qsf-import.js';
+import { checkQsfShape } from './qsf-limits.js';
 import { qsfFromV3Record } from './survey-from-v3.js';
 import * as store from './surveys.store.js';
 
@@ -41,8 +42,12 @@ export async function accessibleSurvey(db: Queryable, principal: Principal, surv
   return row;
 }
 
-/** Reads an uploaded QSF file (bytes or text): not JSON → FW_SUR_1, a bad structure → 400 naming the field. */
-export function parseQsfFile(file: Buffer | string, surveyId: string): ImportedQsf {
+/**
+ * Reads an uploaded QSF file (bytes or text, or a JSON body's object): not JSON → FW_SUR_1, a bad
+ * structure → 400 naming the field.
+ */
+export function parseQsfFile(file: Buffer | string | object, surveyId: string): ImportedQsf {
+  if (!Buffer.isBuffer(file) && typeof file === 'object') return importQsf(file, surveyId, 'file');
   let parsed: unknown;
   try {
     const text = typeof file === 'string' ? file : file.toString('utf8');
@@ -57,7 +62,7 @@ export function parseQsfFile(file: Buffer | string, surveyId: string): ImportedQ
 export async function importSurveyFile(
   deps: Deps,
   principal: Principal,
-  file: Buffer | string,
+  file: Buffer | string | object,
   input: NewSurveyInput,
 ): Promise<{ id: string; notices: string[] }> {
   const id = newId('SV');
@@ -73,6 +78,8 @@ export async function createSurveyFromRecord(
 ): Promise<{ id: string; notices: string[] }> {
   const id = newId('SV');
   const name = typeof body.name === 'string' ? body.name : '';
+  // Before the record's reader, which recurses through the flow.
+  checkQsfShape(body, 'body');
   const imported = importQsf(qsfFromV3Record(body, name), id, 'body');
   const input: NewSurveyInput = {
     name,

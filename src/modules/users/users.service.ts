@@ -190,8 +190,9 @@ function userNotFound(userId: string): ApiError {
   return ApiError.of('FW_USR_1', `User ${userId} not found.`);
 }
 
+/** Usernames are unique within an organisation (migration 0008): the clash is always in the caller's own. */
 function usernameTaken(username: string): ApiError {
-  return ApiError.of('FW_USR_2', `The username ${username} is already taken.`);
+  return ApiError.of('FW_USR_2', `The username ${username} is already taken in this organization.`);
 }
 
 /** For other modules: every id names a user of the scope's organisation. */

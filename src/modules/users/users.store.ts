@@ -99,3 +99,49 @@ export async function countUsers(db: Queryable, scope: Scope, userIds: string[])
 export function findUserAnywhere(db: Queryable, userId: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
 }
+
+/** Unscoped on purpose, for the operator's command line: a username in one organisation, or in every one. */
+export function findUsersByUsername(
+  db: Queryable,
+  username: string,
+  organizationId?: string,
+): Promise<UserRow[]> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('username', '=', username)
+    .$if(organizationId !== undefined, (query) => query.where('organization_id', '=', organizationId ?? ''))
+    .orderBy('organization_id')
+    .execute();
+}
+
+/** The organisation's oldest active brand administrator: the one its bootstrap made, unless removed. */
+export function findFirstBrandAdmin(db: Queryable, scope: Scope): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('organization_id', '=', scope.organizationId)
+    .where('user_type', '=', 'UT_BRANDADMIN')
+    .where('account_status', '=', 'active')
+    .orderBy('created_at')
+    .orderBy('id')
+    .executeTakeFirst();
+}
+
+export type UserWithTokenRow = UserRow & { token_created_at: string | null };
+
+/** Unscoped on purpose, for `fieldwork users list`: every user (of one organisation, if given), with its token's date. */
+export function listUsersWithTokens(db: Queryable, organizationId?: string): Promise<UserWithTokenRow[]> {
+  return db
+    .selectFrom('users')
+    .leftJoin('api_tokens', 'api_tokens.user_id', 'users.id')
+    .selectAll('users')
+    .select('api_tokens.created_at as token_created_at')
+    .$if(organizationId !== undefined, (query) =>
+      query.where('users.organization_id', '=', organizationId ?? ''),
+    )
+    .orderBy('users.organization_id')
+    .orderBy('users.created_at')
+    .orderBy('users.id')
+    .execute();
+}

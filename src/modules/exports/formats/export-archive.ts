@@ -4,7 +4,7 @@
  * `compress: false`, as the bare file. Bytes reach `destination` as rows come in; it is ended at the end.
  */
 import { PassThrough, type Writable } from 'node:stream';
-import { finished, pipeline } from 'node:stream/promises';
+import { pipeline } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
 import { CHUNK_BYTES } from './chunked-output.js';
 import { writeCsv, writeCsv2013, writeTsv } from './delimited-writer.js';
@@ -68,29 +68,58 @@ export async function writeExportArchive(request: ExportArchiveRequest): Promise
   const { format, layout, rows, options, destination } = request;
   const writer = FORMAT_WRITERS[format];
   const entryName = exportFileName(request.surveyName, format);
+  const write = (out: Writable) => writer(layout, rows, out, options);
   if (request.compress === false) {
-    const result = await writer(layout, rows, destination, options);
-    destination.end();
-    await finished(destination);
+    const result = await streamInto(destination, write);
     return { ...result, fileName: entryName, contentType: FORMAT_FILES[format].contentType };
   }
+  const zip = { name: entryName, modified: request.modified ?? new Date() };
+  const result = await streamInto(destination, write, zip);
+  const zipName = `${entryName.slice(0, entryName.lastIndexOf('.'))}.zip`;
+  return { ...result, fileName: zipName, contentType: 'application/zip' };
+}
+
+/**
+ * Runs `write` into a stream that ends in `destination` (through a zip entry when `zip` is given) and
+ * waits for the last byte to be written. Every stream in between has its error handled: a destination
+ * that fails (a directory missing on this node, a full disk) rejects with its own error and stops the
+ * writer, and no stream is left to emit an 'error' nobody listens to, which would end the process.
+ */
+async function streamInto<T>(
+  destination: Writable,
+  write: (out: Writable) => Promise<T>,
+  zip?: { name: string; modified: Date },
+): Promise<T> {
   const entry = new PassThrough({ highWaterMark: CHUNK_BYTES });
-  const zip = new ZipFile();
-  zip.addReadStream(entry, entryName, { compress: true, mtime: request.modified ?? new Date() });
-  zip.end();
-  const zipped = pipeline(zip.outputStream, destination);
-  // A destination that fails must also stop a writer waiting for the entry to drain.
-  zipped.catch((error: Error) => entry.destroy(error));
+  // The writer learns of a failure from its next write or its wait for 'drain' (chunked-output.ts);
+  // the error itself is the one `delivered` rejects with.
+  entry.on('error', () => {});
+  const delivered = zip ? zipInto(entry, zip, destination) : pipeline(entry, destination);
+  // Awaited below; until then a failure must not count as an unhandled rejection (which ends the process).
+  delivered.catch(() => undefined);
   try {
-    const result = await writer(layout, rows, entry, options);
+    const result = await write(entry);
     entry.end();
-    await zipped;
-    const zipName = `${entryName.slice(0, entryName.lastIndexOf('.'))}.zip`;
-    return { ...result, fileName: zipName, contentType: 'application/zip' };
+    await delivered;
+    return result;
   } catch (error) {
     entry.destroy(error as Error);
     destination.destroy(error as Error);
-    await zipped.catch(() => undefined);
-    throw error;
+    // The destination's own failure, when it came first, says more than the writer's "closed".
+    throw await delivered.then(
+      () => error,
+      (failure: unknown) => failure,
+    );
   }
+}
+
+/** The zip of one entry, into `destination`. */
+function zipInto(entry: PassThrough, zip: { name: string; modified: Date }, destination: Writable) {
+  const file = new ZipFile();
+  file.addReadStream(entry, zip.name, { compress: true, mtime: zip.modified });
+  file.end();
+  const delivered = pipeline(file.outputStream, destination);
+  // yazl reads the entry through pipes that do not carry the destination's failure back to it.
+  delivered.catch((error: Error) => entry.destroy(error));
+  return delivered;
 }

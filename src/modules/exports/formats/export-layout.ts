@@ -4,17 +4,16 @@
  * definition and streams rows from a database cursor (issue 6, COMPAT.md "Response exports").
  */
 
+import type { ImportId } from '../../surveys/definition/question-columns.js';
+
 /** Where a column comes from: the fixed response metadata, a question, or an embedded-data field. */
 export type ColumnKind = 'metadata' | 'question' | 'embedded';
 
 /** How a column's values are typed: drives number formatting, date formatting and the .sav variable type. */
 export type ValueType = 'numeric' | 'string' | 'date';
 
-/** The third CSV header row, `{"ImportId":"QID36","choiceId":"1"}`; date columns get `timeZone` added. */
-export interface ImportId {
-  ImportId: string;
-  choiceId?: string;
-}
+// The third CSV header row; a question column's comes from the survey definition.
+export type { ImportId };
 
 /** A recode and its answer text: Status 0 = IP Address, Finished 1 = True, Likert 11 = Strongly agree. */
 export interface ValueLabel {

@@ -9,6 +9,7 @@ import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import { cellSettings, isEmptyValue, replaceNewlines, seenFields } from './cells.js';
 import { ByteOutput } from './chunked-output.js';
 import { type DateFormatter, toEpochMs } from './dates.js';
@@ -194,10 +195,20 @@ export async function writeSavFile(
   rows: ExportRows,
   options: FormatOptions = {},
 ): Promise<WriteResult> {
-  const file = createWriteStream(path);
-  const result = await writeSpss(layout, rows, file, options);
+  const file = createWriteStream(path, { mode: 0o600 });
+  // Listened to from the start: a path that cannot be opened rejects `written` and stops the writer.
+  const written = finished(file);
+  written.catch(() => undefined);
+  let result: WriteResult;
+  try {
+    result = await writeSpss(layout, rows, file, options);
+  } catch (error) {
+    file.destroy();
+    throw error;
+  }
   file.end();
-  await once(file, 'close');
+  await written;
+  if (!file.closed) await once(file, 'close');
   const handle = await open(path, 'r+');
   try {
     const count = Buffer.alloc(4);

@@ -1,6 +1,5 @@
-import { ApiError } from '../../http/errors.js';
-import { type QsfQuestion, recodeOf } from '../surveys/qsf.js';
-import { npsGroup, plainText, type ValueKey } from '../surveys/value-keys.js';
+import { type QsfQuestion, recodeOf } from './qsf.js';
+import { npsGroup, plainText, type ValueKey } from './value-keys.js';
 
 export type AnswerValue = string | number;
 
@@ -57,47 +56,43 @@ function scaleOwner(question: QsfQuestion, key: ValueKey): QsfQuestion {
   return key.column ? (question.AdditionalQuestions?.[key.column] ?? question) : question;
 }
 
+/** An answer in its stored form (undefined: nothing to store), or why it cannot be taken. */
+export type StoredAnswer = { value: AnswerValue | undefined } | { problem: string };
+
 /**
- * Checks one answer against its key's kind and returns it in its stored form, or throws a 400 naming
- * `field`. Choices and scale points are given by their recode; `selected` keys take 1 (0 means not chosen
- * and is dropped); numbers may come as numeric strings.
+ * One answer against its key's kind, in its stored form. Choices and scale points are given by their
+ * recode; `selected` keys take 1 (0 means not chosen and is dropped); numbers may come as numeric strings.
  */
-export function checkAnswer(
-  survey: Survey,
-  key: ValueKey,
-  value: unknown,
-  field: string,
-): AnswerValue | undefined {
+export function storedAnswer(survey: Survey, key: ValueKey, value: unknown): StoredAnswer {
   const question = survey.questions.get(key.questionId) as QsfQuestion;
-  if (value === null || value === undefined || value === '') return undefined;
+  if (value === null || value === undefined || value === '') return { value: undefined };
   if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean')
-    throw ApiError.invalid(field, 'must be a string or a number');
+    return { problem: 'must be a string or a number' };
   switch (key.kind) {
     case 'choice':
       if (choiceWithRecode(question, question.ChoiceOrder, value as AnswerValue) === undefined)
-        throw ApiError.invalid(field, 'must be the recode of one of the question’s choices');
-      return numberIfNumeric(String(value));
+        return { problem: 'must be the recode of one of the question’s choices' };
+      return { value: numberIfNumeric(String(value)) };
     case 'scale': {
       const owner = scaleOwner(question, key);
       if (choiceWithRecode(owner, owner.AnswerOrder, value as AnswerValue) === undefined)
-        throw ApiError.invalid(field, 'must be the recode of one of the question’s scale points');
-      return numberIfNumeric(String(value));
+        return { problem: 'must be the recode of one of the question’s scale points' };
+      return { value: numberIfNumeric(String(value)) };
     }
     case 'selected':
-      if (value === 1 || value === '1' || value === true) return 1;
-      if (value === 0 || value === '0' || value === false) return undefined;
-      throw ApiError.invalid(field, 'must be 1 (chosen) or 0');
+      if (value === 1 || value === '1' || value === true) return { value: 1 };
+      if (value === 0 || value === '0' || value === false) return { value: undefined };
+      return { problem: 'must be 1 (chosen) or 0' };
     case 'number': {
       const n = Number(value);
-      if (typeof value === 'boolean' || !Number.isFinite(n))
-        throw ApiError.invalid(field, 'must be a number');
-      return n;
+      return typeof value === 'boolean' || !Number.isFinite(n)
+        ? { problem: 'must be a number' }
+        : { value: n };
     }
     case 'npsGroup':
-      return undefined; // derived from the NPS answer, never taken from the caller
+      return { value: undefined }; // derived from the NPS answer, never taken from the caller
     default:
-      if (typeof value !== 'string') throw ApiError.invalid(field, 'must be a string');
-      return value;
+      return typeof value === 'string' ? { value } : { problem: 'must be a string' };
   }
 }
 

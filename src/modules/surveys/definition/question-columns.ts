@@ -6,10 +6,15 @@
  * display-order columns (`QID6_DO_1`: the position choice 1 was shown at) and a joined multi-answer
  * column (`QID4`), which have no stored value key.
  */
-import type { QsfQuestion } from '../surveys/qsf.js';
-import { isMultiAnswer } from '../surveys/question-types.js';
-import { plainText, type ValueKey, valueKeysOf } from '../surveys/value-keys.js';
-import type { ImportId } from './formats/export-layout.js';
+import { blocksOf, type QsfDocument, type QsfQuestion } from './qsf.js';
+import { isMultiAnswer } from './question-types.js';
+import { plainText, questionsInSurveyOrder, type ValueKey, valueKeysOf } from './value-keys.js';
+
+/** The third CSV header row, `{"ImportId":"QID36","choiceId":"1"}`; date columns get `timeZone` added. */
+export interface ImportId {
+  ImportId: string;
+  choiceId?: string;
+}
 
 export interface ColumnOptions {
   /** `_DO_` / `_ADO_` columns for questions whose choices / answers are randomized (default false). */
@@ -162,4 +167,17 @@ export function columnsOfQuestion(question: QsfQuestion, options: ColumnOptions 
       ]
     : keys.map((k) => valueColumn(question, k));
   return options.includeDisplayOrder ? [...columns, ...displayOrderColumns(question)] : columns;
+}
+
+/** Questions an export shows: those of the survey's blocks, but not of the trash (README: QID3, QID11). */
+export function exportedQuestions(doc: QsfDocument): QsfQuestion[] {
+  const ids = (trash: boolean) =>
+    new Set(
+      blocksOf(doc)
+        .filter((b) => (b.Type === 'Trash') === trash)
+        .flatMap((b) => b.BlockElements.map((e) => e.QuestionID)),
+    );
+  const placed = ids(false);
+  const trashed = ids(true);
+  return questionsInSurveyOrder(doc).filter((q) => placed.has(q.QuestionID) || !trashed.has(q.QuestionID));
 }
