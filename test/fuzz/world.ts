@@ -1,0 +1,177 @@
+import type { Config } from '../../src/config.js';
+import { JobRegistry, JobWorker } from '../../src/jobs/job-runner.js';
+import { contactImportJob } from '../../src/modules/contacts/contact-import.job.js';
+import { CONTACT_IMPORT_JOB } from '../../src/modules/contacts/contact-imports.service.js';
+import { RESPONSE_EXPORT_JOB, responseExportJob } from '../../src/modules/exports/response-export.job.js';
+import { responseImportJob } from '../../src/modules/responseimports/response-import.job.js';
+import { RESPONSE_IMPORT_JOB } from '../../src/modules/responseimports/response-imports.service.js';
+import type { ApiResponse, TestApp } from '../helpers/test-app.js';
+import { multipartBody, SMALL_QSF } from '../surveys/survey-helpers.js';
+import type { IdKind } from './id-kinds.js';
+
+/** An organisation with one of each resource, its administrator's and a participant's tokens. */
+export interface World {
+  brandId: string;
+  adminToken: string;
+  participantToken: string;
+  ids: Record<IdKind, string[]>;
+  /** A csv export of the seeded survey: a file that response imports take. */
+  exportCsv: string;
+}
+
+type Ids = Partial<Record<IdKind, string[]>>;
+
+/** Calls of one seeding: each must answer 200, and its `result` is what it answers. */
+interface Seeding {
+  t: TestApp;
+  config: Config;
+  admin: string;
+  brandId: string;
+  // biome-ignore lint/suspicious/noExplicitAny: seeding reads the fields of several result shapes
+  call(method: string, url: string, body?: unknown, headers?: Record<string, string>): Promise<any>;
+}
+
+/** Seeds a new organisation through the API (valid calls only) and runs the jobs its calls started. */
+export async function seedWorld(t: TestApp, config: Config): Promise<World> {
+  const org = await t.newOrganization();
+  const seeding: Seeding = {
+    t,
+    config,
+    admin: org.apiToken,
+    brandId: org.brandId,
+    call: (method, url, body, headers) => resultOf(t.call(org.apiToken, method, url, body, headers), url),
+  };
+  const people = await seedPeople(seeding);
+  const contacts = await seedContacts(seeding, org.directoryId);
+  const survey = await seedSurvey(seeding);
+  const [subscription] = people.ids.subscription ?? [];
+  const deliveries = await seeding.call('GET', `/API/v3/eventsubscriptions/${subscription}/deliveries`);
+  const ids = {
+    organization: [org.brandId],
+    directory: [org.directoryId],
+    delivery: deliveries.elements.map((d: { id: string }) => d.id),
+    ...people.ids,
+    ...contacts,
+    ...survey.ids,
+  } as Record<IdKind, string[]>;
+  ids.user = [org.userId, ...(ids.user ?? [])];
+  return {
+    brandId: org.brandId,
+    adminToken: org.apiToken,
+    participantToken: people.participantToken,
+    exportCsv: survey.exportCsv,
+    ids,
+  };
+}
+
+/** A participant with a token, a division, a group and an event subscription to every topic. */
+async function seedPeople(s: Seeding): Promise<{ ids: Ids; participantToken: string }> {
+  const user = await s.call('POST', '/API/v3/users', {
+    username: `participant@${s.brandId}`,
+    firstName: 'Fuzz',
+    lastName: 'Participant',
+    userType: 'UT_PARTICIPANT',
+    email: `participant@${s.brandId}.example`,
+  });
+  const token = await s.call('POST', `/API/v3/users/${user.id}/apitoken`);
+  const division = await s.call('POST', '/API/v3/divisions', { name: 'Fuzz division' });
+  const group = await s.call('POST', '/API/v3/groups', { name: 'Fuzz group' });
+  await s.call('POST', `/API/v3/groups/${group.id}/members`, { userId: user.id });
+  // Every event makes a delivery row; no delivery worker runs in the fuzz test, so nothing is sent.
+  const subscription = await s.call('POST', '/API/v3/eventsubscriptions', {
+    publicationUrl: 'http://127.0.0.1:9/fuzz',
+    topics: '*',
+  });
+  const ids = {
+    user: [user.id],
+    division: [division.id],
+    group: [group.id],
+    subscription: [subscription.id],
+  };
+  return { ids, participantToken: token.apiToken };
+}
+
+/** A directory contact, a directory list with a contact, a legacy list with a member and a sample, imports. */
+async function seedContacts(s: Seeding, directoryId: string): Promise<Ids> {
+  const dir = `/API/v3/directories/${directoryId}`;
+  const contact = await s.call('POST', `${dir}/contacts`, {
+    firstName: 'Ada',
+    email: `ada@${s.brandId}.example`,
+  });
+  const list = await s.call('POST', `${dir}/mailinglists`, { name: 'Fuzz list' });
+  const listContact = await s.call('POST', `${dir}/mailinglists/${list.id}/contacts`, { firstName: 'Grace' });
+  const contactImport = await s.call('POST', `${dir}/mailinglists/${list.id}/contactimports`, [
+    { firstName: 'Imported', email: `imported@${s.brandId}.example` },
+  ]);
+  const legacy = await s.call('POST', '/API/v3/mailinglists', { name: 'Fuzz legacy list' });
+  const member = await s.call('POST', `/API/v3/mailinglists/${legacy.id}/contacts`, { firstName: 'Alan' });
+  const legacyImport = await s.call('POST', `/API/v3/mailinglists/${legacy.id}/contactimports`, [
+    { firstName: 'Joan' },
+  ]);
+  const sample = await s.call('POST', `/API/v3/mailinglists/${legacy.id}/samples`, { size: 1 });
+  return {
+    directoryContact: [contact.id, listContact.id],
+    directoryList: [list.id],
+    listContact: [listContact.id],
+    contactImport: [contactImport.id],
+    legacyList: [legacy.id],
+    legacyMember: [member.id],
+    legacyImport: [legacyImport.id],
+    sample: [sample.id],
+  };
+}
+
+/** The small QSF survey with a response, both kinds of export run to the end, and an import of the csv. */
+async function seedSurvey(s: Seeding): Promise<{ ids: Ids; exportCsv: string }> {
+  const qsf = multipartBody(SMALL_QSF);
+  const survey = await s.call('POST', '/API/v3/surveys', qsf.body, { 'content-type': qsf.contentType });
+  const values = { QID1: '30', QID1_3_TEXT: 'Cherry', QID2_1: 1, QID3_TEXT: 'First', QID5: 9 };
+  const response = await s.call('POST', `/API/v3/surveys/${survey.id}/responses`, { values });
+  const exports = `/API/v3/surveys/${survey.id}/export-responses`;
+  const progress = await s.call('POST', exports, { format: 'csv', compress: false });
+  const legacyExport = await s.call('POST', '/API/v3/responseexports', {
+    surveyId: survey.id,
+    format: 'csv',
+  });
+  await runJobs(s);
+  const { fileId } = await s.call('GET', `${exports}/${progress.progressId}`);
+  const file = await s.t.call(s.admin, 'GET', `${exports}/${fileId}/file`);
+  if (file.status !== 200) throw new Error(`seeding: the export file answered ${file.status}`);
+  const upload = multipartBody(file.raw.body, { format: 'csv' });
+  const responseImport = await s.call('POST', `/API/v3/surveys/${survey.id}/import-responses`, upload.body, {
+    'content-type': upload.contentType,
+  });
+  await runJobs(s);
+  const ids = {
+    survey: [survey.id],
+    response: [response.responseId],
+    legacyExport: [legacyExport.id],
+    exportProgress: [progress.progressId],
+    exportFile: [fileId],
+    responseImport: [responseImport.id],
+  };
+  return { ids, exportCsv: file.raw.body };
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: seeding reads the fields of several result shapes
+async function resultOf(pending: Promise<ApiResponse>, what: string): Promise<any> {
+  const res = await pending;
+  if (res.status !== 200)
+    throw new Error(`seeding: ${what} answered ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.result;
+}
+
+/**
+ * Runs every due job (exports, imports) to its end, one at a time, oldest first: the jobs that fuzzed
+ * calls queued before this seeding too, since the seed's own come after them. Bounded in count and time.
+ */
+async function runJobs({ t, config }: Seeding): Promise<void> {
+  const deps = { db: t.database.db, clock: t.clock, config };
+  const registry = new JobRegistry();
+  registry.register(CONTACT_IMPORT_JOB, contactImportJob(deps));
+  registry.register(RESPONSE_EXPORT_JOB, responseExportJob(deps));
+  registry.register(RESPONSE_IMPORT_JOB, responseImportJob(deps));
+  const worker = new JobWorker({ db: t.database.db, clock: t.clock, registry });
+  const deadline = Date.now() + 60_000;
+  for (let i = 0; i < 2000 && Date.now() < deadline && (await worker.runOnce()) > 0; i++);
+}
