@@ -21,7 +21,7 @@ import { exportLayout } from '../src/modules/exports/export-columns.js';
 import { cellSettings } from '../src/modules/exports/formats/cells.js';
 import type { ExportRow } from '../src/modules/exports/formats/export-layout.js';
 import { jsonResponse } from '../src/modules/exports/formats/json-writer.js';
-import { streamExportResponses } from '../src/modules/exports/response-exports.store.js';
+import { streamResponsesForExport } from '../src/modules/responses/export-reads.service.js';
 import { findSurveyInScope } from '../src/modules/surveys/surveys.service.js';
 import { jsonBatches } from './json-batches.js';
 
@@ -75,7 +75,7 @@ async function runOurs(database: Db, spec: ChildSpec, format: string, clock: { s
 async function readAll<T>(database: Db, spec: ChildSpec, make: (row: ExportRow) => T): Promise<T[]> {
   const out: T[] = [];
   const scope = { organizationId: spec.organizationId };
-  for await (const row of streamExportResponses(database.db, scope, { surveyId: spec.surveyId }, 5000))
+  for await (const row of streamResponsesForExport(database.db, scope, { surveyId: spec.surveyId }, 5000))
     out.push(
       make({
         responseId: row.id,

@@ -5,6 +5,8 @@ import { type Db, isReachable } from './db/database.js';
 import type { Deps } from './deps.js';
 import { DeliveryWorker } from './events/delivery-worker.js';
 import { secretKeyWarning } from './events/secret-key.js';
+import type { BlobStore } from './files/blob-store.js';
+import { createBlobStore } from './files/create-blob-store.js';
 import type { App } from './http/app-types.js';
 import { requireAuthentication } from './http/auth.js';
 import { clientErrorHandler, routerErrorHandler } from './http/client-errors.js';
@@ -15,8 +17,8 @@ import { guardRequestInput } from './http/hostile-input.js';
 import { registerOpenApi } from './http/openapi.js';
 import { randomRequestId } from './http/request-id.js';
 import { RequestLog } from './http/request-log.js';
-import { serializerCompiler } from './http/serializer.js';
 import { validatorCompiler } from './http/validation.js';
+import { BlobSweeper } from './jobs/blob-sweeper.js';
 import { JobRegistry, JobWorker } from './jobs/job-runner.js';
 import { contactImportJob } from './modules/contacts/contact-import.job.js';
 import { CONTACT_IMPORT_JOB } from './modules/contacts/contact-imports.service.js';
@@ -46,6 +48,8 @@ import { WorkerSet } from './workers.js';
 declare module 'fastify' {
   interface FastifyInstance {
     workers: WorkerSet;
+    /** This node's BlobStore: job files, exports and uploads (tests' own job workers use it too). */
+    blobs: BlobStore;
     /** Every method and path served, for the OpenAPI and endpoint-coverage tests. */
     registeredRoutes: { method: string; url: string }[];
   }
@@ -69,7 +73,9 @@ const HEALTH_TIMEOUT_MS = 2_000;
 /** The whole HTTP application as a plugin tree. It never listens: server.ts does. */
 export async function buildApp(options: AppOptions): Promise<App> {
   const { config, database, clock } = options;
-  const deps: Deps = { db: database.db, clock, config };
+  // One BlobStore for every job file, export and upload of this node (issue 18 item 5).
+  const blobs = createBlobStore(config, database.db, clock);
+  const deps: Deps = { db: database.db, clock, config, blobs };
   const workers = options.workers ?? new WorkerSet();
   const app = Fastify({
     logger: options.logger ?? false,
@@ -106,7 +112,6 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // No call takes text/plain: without Fastify's default parser it is a 415 like any other type.
   app.removeContentTypeParser('text/plain');
   guardRequestInput(app);
-  app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   closeConnectionsWhenClosing(app);
 
@@ -117,6 +122,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
 
   app.decorate('workers', workers);
+  app.decorate('blobs', blobs);
   await prepareSecretKey(app, deps);
   workers.add(new DeliveryWorker(deps, { log: app.log }));
   const jobs = new JobRegistry();
@@ -125,8 +131,15 @@ export async function buildApp(options: AppOptions): Promise<App> {
   jobs.register(RESPONSE_EXPORT_EXPIRY_JOB, responseExportExpiryJob(deps));
   jobs.register(RESPONSE_IMPORT_JOB, responseImportJob(deps));
   workers.add(
-    new JobWorker({ ...deps, registry: jobs, log: (message, err) => app.log.error({ err }, message) }),
+    new JobWorker({
+      ...deps,
+      registry: jobs,
+      log: (message, err) => app.log.error({ err }, message),
+      ...(config.jobLeaseMs ? { leaseMs: config.jobLeaseMs } : {}),
+      ...(config.jobMaxAttempts ? { maxAttempts: config.jobMaxAttempts } : {}),
+    }),
   );
+  workers.add(new BlobSweeper({ blobs, clock, log: (message, err) => app.log.error({ err }, message) }));
   app.addHook('onClose', async () => workers.stop());
 
   // A worker-only node serves /health and nothing else.

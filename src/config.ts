@@ -25,6 +25,13 @@ export interface Config {
   blobStore: BlobStoreKind;
   /** The largest import file taken (contact and response imports), in bytes; 1 GiB when not set. */
   importMaxBytes?: number;
+  /**
+   * FIELDWORK_JOB_LEASE_MS and FIELDWORK_JOB_MAX_ATTEMPTS (variables only, for tests and operations): how
+   * long a job worker's claim lasts (renewed every third of it while the job runs; default 60 s) and how
+   * many attempts a job gets (default 5).
+   */
+  jobLeaseMs?: number;
+  jobMaxAttempts?: number;
   /** FIELDWORK_SECRET_KEY: seals secrets at rest (events/secret-key.ts); else a key file in the data directory. */
   secretKey?: Buffer;
 }
@@ -79,6 +86,18 @@ export function readConfig(input: ConfigInput, env: NodeJS.ProcessEnv = process.
   if (databaseUrl) config.databaseUrl = checkDatabaseUrl(databaseUrl);
   const importMaxBytes = setting(input, 'importMaxBytes', env, 'FIELDWORK_IMPORT_MAX_BYTES');
   if (importMaxBytes) config.importMaxBytes = parseBytes(importMaxBytes);
+  if (env.FIELDWORK_JOB_LEASE_MS)
+    config.jobLeaseMs = parseCount(
+      { value: env.FIELDWORK_JOB_LEASE_MS, name: 'FIELDWORK_JOB_LEASE_MS' },
+      100,
+      86_400_000,
+    );
+  if (env.FIELDWORK_JOB_MAX_ATTEMPTS)
+    config.jobMaxAttempts = parseCount(
+      { value: env.FIELDWORK_JOB_MAX_ATTEMPTS, name: 'FIELDWORK_JOB_MAX_ATTEMPTS' },
+      1,
+      100,
+    );
   // An environment variable only: a flag would show the key to anyone listing processes.
   if (env.FIELDWORK_SECRET_KEY) config.secretKey = checkSecretKey(env.FIELDWORK_SECRET_KEY);
   const tlsCert = setting(input, 'tlsCert', env, 'FIELDWORK_TLS_CERT');
@@ -130,6 +149,14 @@ function parseHours({ value, name }: Setting): number {
   if (!/^\d+(\.\d+)?$/.test(value) || hours <= 0 || hours > 87_600)
     throw new ConfigError(`${name} must be a number of hours above 0 (at most 87600), got "${value}"`);
   return hours;
+}
+
+/** A whole number from `min` to `max`. */
+function parseCount({ value, name }: Setting, min: number, max: number): number {
+  const count = Number(value);
+  if (!/^\d+$/.test(value) || count < min || count > max)
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${value}"`);
+  return count;
 }
 
 /** A whole number of bytes from 1 to 1 TiB. */

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
@@ -104,7 +103,10 @@ function openSqlite(dataDir: string): Kysely<Database> {
 
 const sqliteHandles = new WeakMap<Kysely<Database>, SqliteDatabase.Database>();
 
-/** The SQLite connection under a Kysely instance (not a transaction's): for prepared.ts alone. */
+/**
+ * The SQLite connection under a Kysely instance (not a transaction's), for tests that read SQLite's own
+ * counters (test/fuzz). No query of the service runs on it: they all go through Kysely.
+ */
 export function sqliteHandleOf(db: Kysely<Database>): SqliteDatabase.Database | undefined {
   return sqliteHandles.get(db);
 }
@@ -160,7 +162,6 @@ function openPostgres(settings: PostgresSettings, log: { current: DbLog }): Kyse
     // query fails ("not queryable") and the pool discards it on release. That failure is what counts.
     client.on('error', () => {});
     discardOnReadTimeout(client);
-    prepareMarkedStatements(client);
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   postgresSettings.set(db, settings);
@@ -205,36 +206,6 @@ function discardOnReadTimeout(client: pg.PoolClient): void {
   };
 }
 
-const PREPARED_MARK = '/* prepared */ ';
-
-/**
- * A statement text PostgreSQL should parse and plan once per connection, then only bind and execute:
- * for the few run many times a second (the delivery worker's claim and recording). Only texts from a
- * bounded set may be marked, since each stays prepared for the connection's life. Elsewhere it is as is.
- */
-export function preparedOnPostgres(text: string): string {
-  return PREPARED_MARK + text;
-}
-
-/** Statement names by marked text: the text decides the name, on every connection. */
-const statementNames = new Map<string, string>();
-
-/** Kysely passes text and values to `client.query`; a marked text goes as a statement named by its hash. */
-function prepareMarkedStatements(client: pg.PoolClient): void {
-  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-  (client as { query: unknown }).query = (text: unknown, ...rest: unknown[]) => {
-    if (typeof text !== 'string' || !text.startsWith(PREPARED_MARK) || !Array.isArray(rest[0]))
-      return query(text, ...rest);
-    let name = statementNames.get(text);
-    if (!name) {
-      name = `fw_${createHash('sha256').update(text).digest('hex').slice(0, 40)}`;
-      statementNames.set(text, name);
-    }
-    return query({ name, text, values: rest[0] }, ...rest.slice(1));
-  };
-}
-
-/** Runs every pending migration; throws with the failing migration's error. */
 /**
  * Runs every pending migration; throws with the failing migration's error. On PostgreSQL it holds a
  * database-wide advisory lock meanwhile: Kysely's migrator introspects every schema of the database, which

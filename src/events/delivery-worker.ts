@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import type { Deps } from '../deps.js';
 import { randomAlphanumeric } from '../http/ids.js';
-import { LoopFailureLog, type Worker } from '../workers.js';
+import { LoopFailureLog, Wakeup, type Worker } from '../workers.js';
 import { AttemptRecorder } from './attempt-recorder.js';
 import { buildMessage } from './message.js';
 import {
@@ -73,11 +73,10 @@ export class DeliveryWorker implements Worker {
   private readonly ready: Claimed[] = [];
   private running = false;
   private loop: Promise<void> | undefined;
-  private wake: (() => void) | undefined;
   private readonly recorder: AttemptRecorder;
   private stopListening: (() => void) | undefined;
   /** Room came free (or an event was recorded) since the loop last looked: claim before sleeping. */
-  private lookAgain = false;
+  private readonly wakeup = new Wakeup();
   private readonly claimFailures = new LoopFailureLog((error) =>
     this.log.error({ err: error, worker: this.owner }, 'claiming event deliveries failed'),
   );
@@ -109,8 +108,7 @@ export class DeliveryWorker implements Worker {
     this.running = true;
     this.stopListening = onEventRecorded(() => {
       this.nudgedAt = performance.now();
-      this.lookAgain = true;
-      this.wake?.();
+      this.wakeup.wake();
     });
     this.loop = this.run();
   }
@@ -118,7 +116,7 @@ export class DeliveryWorker implements Worker {
   async stop(): Promise<void> {
     this.running = false;
     this.stopListening?.();
-    this.wake?.();
+    this.wakeup.wake();
     await this.loop;
     // Claimed but not started: hand them back now rather than when their lease runs out.
     const unsent = this.ready.splice(0).map((r) => r.row.id);
@@ -167,24 +165,11 @@ export class DeliveryWorker implements Worker {
 
   /** Waits for the poll interval, a free slot, or stop(); not at all if a slot came free meanwhile. */
   private pause(): Promise<void> {
-    if (this.lookAgain) {
-      this.lookAgain = false;
-      return Promise.resolve();
-    }
     // The nudge may come before the recording transaction commits (on PostgreSQL the claim then misses
     // it): after one, look again at doubling intervals (2, 4, 8 ... ms) up to the poll interval.
     const sinceNudge = performance.now() - this.nudgedAt;
     const delay = sinceNudge < this.pollMs ? Math.max(2, Math.min(sinceNudge, this.pollMs)) : this.pollMs;
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, delay);
-      const self = this;
-      function done() {
-        clearTimeout(timer);
-        self.wake = undefined;
-        resolve();
-      }
-      this.wake = done;
-    });
+    return this.wakeup.wait(delay);
   }
 
   /**
@@ -201,7 +186,7 @@ export class DeliveryWorker implements Worker {
       this.dispatchReady();
       return 0;
     }
-    this.lookAgain = false;
+    this.wakeup.clear();
     const claim = this.claim(want);
     this.claiming = claim;
     try {
@@ -268,8 +253,7 @@ export class DeliveryWorker implements Worker {
     if (this.running) this.dispatchReady();
     // Wake the loop only when there is room for a claim's worth: not once per delivery.
     if (this.wanted() >= this.batchSize()) {
-      this.lookAgain = true;
-      this.wake?.();
+      this.wakeup.wake();
     }
   }
 

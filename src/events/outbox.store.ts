@@ -1,7 +1,6 @@
 import { type Selectable, sql } from 'kysely';
-import { claimStatement } from '../db/claim.js';
+import { claimDue } from '../db/claim.js';
 import type { Queryable } from '../deps.js';
-import { batchStatement, call, placeholders, runCompiled, type Steps, transaction } from './batch-sql.js';
 import type { EventDeliveriesTable, EventSubscriptionsTable } from './events.tables.js';
 
 /** The delivery worker's queries: claim, read what to send, record what happened. */
@@ -29,40 +28,37 @@ export type DeliveryTarget = Pick<
   'organization_id' | 'id' | 'publication_url' | 'encrypt' | 'shared_key' | 'status'
 >;
 
-/** The event's columns come with the claim: one statement fewer per batch than reading them after it. */
-const CLAIM_RETURNING = [
-  ...CLAIMED_COLUMNS,
-  sql`(select e.topic from events e where e.id = event_deliveries.event_id) as topic`,
-  sql`(select e.payload from events e where e.id = event_deliveries.event_id) as payload`,
-];
+/**
+ * The event's columns come with the claim (subqueries in its RETURNING): one statement fewer per batch
+ * than reading them after it.
+ */
+function claimReturning(db: Queryable) {
+  const ofEvent = (column: 'topic' | 'payload') =>
+    db
+      .selectFrom('events')
+      .select(`events.${column}`)
+      .where('events.id', '=', sql.ref<string>('event_deliveries.event_id'))
+      .as(column);
+  return [...CLAIMED_COLUMNS, ofEvent('topic'), ofEvent('payload')];
+}
 
 /** Leases up to `limit` due deliveries to `owner` until `now + leaseMs` (db/claim.ts). */
-export async function claimDeliveries(
+export function claimDeliveries(
   db: Queryable,
   owner: string,
   now: Date,
   leaseMs: number,
   limit: number,
 ): Promise<ClaimedDelivery[]> {
-  const { sql: text, parameters } = claimStatement<ClaimedDelivery>(db, {
+  return claimDue<ClaimedDelivery>(db, {
     table: 'event_deliveries',
     owner,
     now,
     leaseMs,
     limit,
-    returning: CLAIM_RETURNING,
+    returning: claimReturning(db),
   });
-  return runCompiled<ClaimedDelivery>(db, text, parameters);
 }
-
-const selectTargets = batchStatement<DeliveryTarget>(
-  (n) => sql`
-    select organization_id, id, publication_url, encrypt, shared_key, status from event_subscriptions
-    where ${sql.join(
-      Array.from({ length: n }, () => sql`(organization_id = ${null} and id = ${null})`),
-      sql` or `,
-    )}`,
-);
 
 /** The key of a delivery's subscription in `loadTargets`'s map. */
 export const targetKey = (row: DeliveryRow) => `${row.organization_id}\u0000${row.subscription_id}`;
@@ -72,8 +68,17 @@ export async function loadTargets(db: Queryable, rows: DeliveryRow[]): Promise<M
   const wanted = new Map<string, DeliveryRow>();
   for (const row of rows) wanted.set(targetKey(row), row);
   if (wanted.size === 0) return new Map();
-  const parameters = [...wanted.values()].flatMap((row) => [row.organization_id, row.subscription_id]);
-  const found = await selectTargets.run(db, wanted.size, parameters);
+  const found = await db
+    .selectFrom('event_subscriptions')
+    .select(['organization_id', 'id', 'publication_url', 'encrypt', 'shared_key', 'status'])
+    .where((eb) =>
+      eb.or(
+        [...wanted.values()].map((row) =>
+          eb.and([eb('organization_id', '=', row.organization_id), eb('id', '=', row.subscription_id)]),
+        ),
+      ),
+    )
+    .execute();
   return new Map(found.map((target) => [`${target.organization_id}\u0000${target.id}`, target]));
 }
 
@@ -102,32 +107,35 @@ export interface RecordedAttempt {
  * once per delivery. Returns how many were recorded.
  */
 export function recordAttempts(db: Queryable, owner: string, items: RecordedAttempt[]): Promise<number> {
-  return transaction(db, () => recordSteps(owner, items));
-}
-
-/** recordAttempts' statements in order; each `yield` hands back that statement's rows. */
-function* recordSteps(owner: string, items: RecordedAttempt[]): Steps<number> {
-  const recorded = [...(yield* advanceDelivered(owner, items)), ...(yield* advanceFailed(owner, items))];
-  if (recorded.length === 0) return 0;
-  const attempts: unknown[] = [];
-  for (const { row, attempt } of recorded)
-    attempts.push(
-      row.id,
-      row.attempts + 1,
-      row.organization_id,
-      attempt.attemptedAt,
-      attempt.httpStatus,
-      attempt.latencyMs,
-      attempt.error,
-      owner,
-    );
-  yield call(insertAttempts, recorded.length, attempts);
-  yield* countAndDisable(recorded);
-  return recorded.length;
+  return db.transaction().execute(async (trx) => {
+    const recorded = [
+      ...(await advanceDelivered(trx, owner, items)),
+      ...(await advanceFailed(trx, owner, items)),
+    ];
+    if (recorded.length === 0) return 0;
+    await trx
+      .insertInto('event_delivery_attempts')
+      .values(
+        recorded.map(({ row, attempt }) => ({
+          delivery_id: row.id,
+          attempt: row.attempts + 1,
+          organization_id: row.organization_id,
+          attempted_at: attempt.attemptedAt,
+          http_status: attempt.httpStatus,
+          latency_ms: attempt.latencyMs,
+          error: attempt.error,
+          worker: owner,
+        })),
+      )
+      .execute();
+    await countSuccesses(trx, recorded);
+    await disableGone(trx, recorded);
+    return recorded.length;
+  });
 }
 
 /** Successes (the usual case), one statement per HTTP status; returns those whose lease was ours. */
-function* advanceDelivered(owner: string, items: RecordedAttempt[]): Steps<RecordedAttempt[]> {
+async function advanceDelivered(db: Queryable, owner: string, items: RecordedAttempt[]) {
   const byStatus = new Map<number | null, RecordedAttempt[]>();
   for (const item of items) {
     if (item.attempt.status !== 'delivered') continue;
@@ -137,55 +145,11 @@ function* advanceDelivered(owner: string, items: RecordedAttempt[]): Steps<Recor
   }
   const recorded: RecordedAttempt[] = [];
   for (const [httpStatus, group] of byStatus) {
-    const parameters: unknown[] = [httpStatus];
-    for (const { row, attempt } of group) parameters.push(row.id, attempt.attemptedAt);
-    for (const { row } of group) parameters.push(row.id);
-    parameters.push(owner);
-    const updated = (yield call(markDelivered, group.length, parameters)) as { id: string }[];
-    const ids = new Set(updated.map((u) => u.id));
+    const ids = new Set((await markDelivered(db, owner, httpStatus, group)).map((u) => u.id));
     for (const item of group) if (ids.has(item.row.id)) recorded.push(item);
   }
   return recorded;
 }
-
-/** The rest (retry later, or failed), one by one; returns those whose lease was ours. */
-function* advanceFailed(owner: string, items: RecordedAttempt[]): Steps<RecordedAttempt[]> {
-  const recorded: RecordedAttempt[] = [];
-  for (const item of items) {
-    const { row, attempt } = item;
-    if (attempt.status === 'delivered') continue;
-    const parameters = [attempt.status, attempt.dueAt, attempt.httpStatus, attempt.error, row.id, owner];
-    const updated = yield call(advanceDelivery, 1, parameters);
-    if (updated.length === 1) recorded.push(item);
-  }
-  return recorded;
-}
-
-/** successfulCalls once per recorded success; a 410 disables its subscription. */
-function* countAndDisable(recorded: RecordedAttempt[]): Steps<void> {
-  const counted = new Map<string, { row: DeliveryRow; count: number }>();
-  for (const { row, attempt } of recorded) {
-    if (attempt.status !== 'delivered') continue;
-    const key = targetKey(row);
-    counted.set(key, { row, count: (counted.get(key)?.count ?? 0) + 1 });
-  }
-  for (const { row, count } of counted.values())
-    yield call(countSuccesses, 1, [count, row.organization_id, row.subscription_id]);
-  for (const { row, attempt } of recorded) {
-    if (!attempt.disableSubscription) continue;
-    const reason = `${attempt.attemptedAt}: the receiver answered 410 Gone`;
-    yield call(disableSubscription, 1, [reason, row.organization_id, row.subscription_id]);
-    const failed = 'the subscription is disabled (the receiver answered 410 Gone)';
-    yield call(failPending, 1, [failed, row.organization_id, row.subscription_id]);
-  }
-}
-
-const insertAttempts = batchStatement(
-  (n) => sql`
-    insert into event_delivery_attempts
-      (delivery_id, attempt, organization_id, attempted_at, http_status, latency_ms, error, worker)
-    values ${sql.join(Array.from({ length: n }, () => sql`(${sql.join(placeholders(8))})`))}`,
-);
 
 /**
  * Marks delivered the rows of a group with one HTTP status, where the lease is still ours. Each row gets
@@ -193,49 +157,105 @@ const insertAttempts = batchStatement(
  * (claims lease only pending rows, and every way out of pending clears the lease), and with it SQLite's
  * planner walks the (status, due_at) index over every pending row instead of looking the ids up.
  */
-const markDelivered = batchStatement<{ id: string }>(
-  (n) => sql`
-    update event_deliveries
-    set status = 'delivered', attempts = attempts + 1, round_attempts = round_attempts + 1,
-      lease_owner = null, lease_until = null, last_http_status = ${null}, last_error = null,
-      delivered_at = case id ${sql.join(
-        Array.from({ length: n }, () => sql`when ${null} then ${null}`),
-        sql` `,
-      )} end
-    where id in (${sql.join(placeholders(n))}) and lease_owner = ${null}
-    returning id`,
-);
+function markDelivered(db: Queryable, owner: string, httpStatus: number | null, group: RecordedAttempt[]) {
+  return db
+    .updateTable('event_deliveries')
+    .set((eb) => ({
+      status: 'delivered',
+      attempts: eb('attempts', '+', 1),
+      round_attempts: eb('round_attempts', '+', 1),
+      lease_owner: null,
+      lease_until: null,
+      last_http_status: httpStatus,
+      last_error: null,
+      delivered_at: attemptTimes(group),
+    }))
+    .where(
+      'id',
+      'in',
+      group.map(({ row }) => row.id),
+    )
+    .where('lease_owner', '=', owner)
+    .returning('id')
+    .execute();
+}
 
-/** A failed attempt: the row's next state (pending with a due time, or failed), if the lease is ours. */
-const advanceDelivery = batchStatement<{ id: string }>(
-  () => sql`
-    update event_deliveries
-    set status = ${null}, attempts = attempts + 1, round_attempts = round_attempts + 1, due_at = ${null},
-      lease_owner = null, lease_until = null, last_http_status = ${null}, last_error = ${null},
-      delivered_at = null
-    where id = ${null} and status = 'pending' and lease_owner = ${null}
-    returning id`,
-);
+/**
+ * `case id when <id> then <its attempt's time> ... end`. A `sql` fragment: Kysely's case builder copies its
+ * list of branches at each `when`, which measured 230 µs for a batch of 80 against 50 µs.
+ */
+function attemptTimes(group: RecordedAttempt[]) {
+  const branches = group.map(({ row, attempt }) => sql`when ${row.id} then ${attempt.attemptedAt}`);
+  return sql<string>`case ${sql.ref('id')} ${sql.join(branches, sql` `)} end`;
+}
 
-const countSuccesses = batchStatement(
-  () => sql`
-    update event_subscriptions set successful_calls = successful_calls + ${null}
-    where organization_id = ${null} and id = ${null}`,
-);
+/** The rest (retry later, or failed), one by one; returns those whose lease was ours. */
+async function advanceFailed(db: Queryable, owner: string, items: RecordedAttempt[]) {
+  const recorded: RecordedAttempt[] = [];
+  for (const item of items) {
+    const { row, attempt } = item;
+    if (attempt.status === 'delivered') continue;
+    const updated = await db
+      .updateTable('event_deliveries')
+      .set((eb) => ({
+        status: attempt.status,
+        attempts: eb('attempts', '+', 1),
+        round_attempts: eb('round_attempts', '+', 1),
+        // Never null here: only a delivered row has no next due time.
+        due_at: attempt.dueAt ?? attempt.attemptedAt,
+        lease_owner: null,
+        lease_until: null,
+        last_http_status: attempt.httpStatus,
+        last_error: attempt.error,
+        delivered_at: null,
+      }))
+      .where('id', '=', row.id)
+      .where('status', '=', 'pending')
+      .where('lease_owner', '=', owner)
+      .returning('id')
+      .executeTakeFirst();
+    if (updated) recorded.push(item);
+  }
+  return recorded;
+}
 
-const disableSubscription = batchStatement(
-  () => sql`
-    update event_subscriptions set status = 'disabled', disabled_reason = ${null}
-    where organization_id = ${null} and id = ${null}`,
-);
+/** successfulCalls moves once per recorded success, one statement per subscription. */
+async function countSuccesses(db: Queryable, recorded: RecordedAttempt[]): Promise<void> {
+  const counted = new Map<string, { row: DeliveryRow; count: number }>();
+  for (const { row, attempt } of recorded) {
+    if (attempt.status !== 'delivered') continue;
+    const key = targetKey(row);
+    counted.set(key, { row, count: (counted.get(key)?.count ?? 0) + 1 });
+  }
+  for (const { row, count } of counted.values())
+    await db
+      .updateTable('event_subscriptions')
+      .set((eb) => ({ successful_calls: eb('successful_calls', '+', count) }))
+      .where('organization_id', '=', row.organization_id)
+      .where('id', '=', row.subscription_id)
+      .execute();
+}
 
-/** After a 410: the subscription's other pending deliveries that no worker holds are failed. */
-const failPending = batchStatement(
-  () => sql`
-    update event_deliveries set status = 'failed', last_error = ${null}
-    where organization_id = ${null} and subscription_id = ${null} and status = 'pending'
-      and lease_owner is null`,
-);
+/** A 410 disables its subscription; the subscription's other pending deliveries no worker holds fail. */
+async function disableGone(db: Queryable, recorded: RecordedAttempt[]): Promise<void> {
+  for (const { row, attempt } of recorded) {
+    if (!attempt.disableSubscription) continue;
+    await db
+      .updateTable('event_subscriptions')
+      .set({ status: 'disabled', disabled_reason: `${attempt.attemptedAt}: the receiver answered 410 Gone` })
+      .where('organization_id', '=', row.organization_id)
+      .where('id', '=', row.subscription_id)
+      .execute();
+    await db
+      .updateTable('event_deliveries')
+      .set({ status: 'failed', last_error: 'the subscription is disabled (the receiver answered 410 Gone)' })
+      .where('organization_id', '=', row.organization_id)
+      .where('subscription_id', '=', row.subscription_id)
+      .where('status', '=', 'pending')
+      .where('lease_owner', 'is', null)
+      .execute();
+  }
+}
 
 /** Gives claimed, unsent deliveries back (a worker stopping): claimable again at once. */
 export async function releaseDeliveries(db: Queryable, owner: string, ids: string[]): Promise<void> {

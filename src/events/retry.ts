@@ -1,21 +1,19 @@
+import { type Backoff, backoffDelayMs } from '../workers.js';
+
 /**
  * The retry schedule (ours: the real service documents none, COMPAT.md). Exponential back-off with
  * jitter: about 1 min, 3, 9, 27 min, 1.4 h, 4 h, then 12 h twice; nine attempts in all spanning more than
  * 24 hours even with the jitter at its lowest (the unit test adds it up).
  */
 export const MAX_ATTEMPTS = 9;
-const BASE_MS = 60_000;
-const FACTOR = 3;
-const CAP_MS = 12 * 3600_000;
-/** ±10 %: spreads a burst of failures so a recovering receiver is not hit by all of them at once. */
-const JITTER = 0.1;
+/** ±10 % jitter: spreads a burst of failures so a recovering receiver is not hit by all of them at once. */
+const DELIVERY_BACKOFF: Backoff = { baseMs: 60_000, factor: 3, capMs: 12 * 3600_000, jitter: 0.1 };
 /** A Retry-After beyond this is read as this: a receiver cannot park an event for weeks. */
 const MAX_RETRY_AFTER_MS = 24 * 3600_000;
 
 /** Delay before the next attempt after the n-th failed one (n counts from 1). */
 export function backoffMs(failedAttempts: number, random: () => number = Math.random): number {
-  const raw = Math.min(BASE_MS * FACTOR ** (failedAttempts - 1), CAP_MS);
-  return Math.round(raw * (1 - JITTER + 2 * JITTER * random()));
+  return backoffDelayMs(failedAttempts, DELIVERY_BACKOFF, random);
 }
 
 /** `Retry-After` as seconds or an HTTP date; undefined when absent or unreadable. */

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { fromJson, toJson } from '../db/json.js';
 import type { Queryable } from '../deps.js';
-import { LoopFailureLog, type Worker } from '../workers.js';
+import type { BlobStore } from '../files/blob-store.js';
+import { type Backoff, backoffDelayMs, LoopFailureLog, Wakeup, type Worker } from '../workers.js';
+import { giveUpMessage, JobAttempt, LeaseLostError } from './job-attempt.js';
 import { jobQueued } from './jobs.service.js';
 import { claimJobs, finishJob, type JobRow, releaseJob, updateProgress } from './jobs.store.js';
 
@@ -17,7 +19,10 @@ export interface RunningJob {
 }
 
 export interface JobContext {
-  /** Set when the worker is stopping: a handler checks it between steps and returns by throwing. */
+  /**
+   * Fires when the worker is stopping or the job's lease was lost: a handler checks it between steps
+   * and returns by throwing.
+   */
   signal: AbortSignal;
   now(): Date;
   /**
@@ -26,6 +31,12 @@ export interface JobContext {
    * another worker took the job over.
    */
   checkpoint(db: Queryable, percentComplete: number, result: unknown): Promise<void>;
+  /**
+   * The key this attempt writes the file meant for `finalKey` to: its own temporary blob, renamed to
+   * `finalKey` once the attempt completes still holding the lease, and removed otherwise. Absent when a
+   * handler is called directly (a test, a tool): it then writes `finalKey` itself.
+   */
+  outputKey?(blobs: BlobStore, finalKey: string): string;
 }
 
 export interface JobHandler {
@@ -40,7 +51,8 @@ export interface JobHandler {
  * path, a system error) is for the server log only.
  */
 export class JobFailure extends Error {}
-export class LeaseLostError extends Error {}
+export { LeaseLostError };
+
 class StoppedError extends Error {}
 
 /** Job kinds and their handlers; app.ts fills it, since this layer imports no module. */
@@ -62,7 +74,9 @@ export interface JobWorkerOptions {
   clock: Clock;
   registry: JobRegistry;
   pollMs?: number;
+  /** How long a claim holds a job; the heartbeat renews it every third of that while the job runs. */
   leaseMs?: number;
+  /** Attempts a job gets; one claimed past them fails saying so instead of running again. */
   maxAttempts?: number;
   log?: (message: string, error?: unknown) => void;
 }
@@ -76,8 +90,8 @@ export class JobWorker implements Worker {
   private readonly maxAttempts: number;
   private controller = new AbortController();
   private loop: Promise<void> | undefined;
-  private wake: (() => void) | undefined;
-  private readonly onQueued = () => this.wake?.();
+  private readonly wakeup = new Wakeup();
+  private readonly onQueued = () => this.wakeup.wake();
   private readonly loopFailures = new LoopFailureLog((error) =>
     this.options.log?.('job worker: claiming failed', error),
   );
@@ -85,7 +99,7 @@ export class JobWorker implements Worker {
   constructor(private readonly options: JobWorkerOptions) {
     this.pollMs = options.pollMs ?? 1000;
     this.leaseMs = options.leaseMs ?? 60_000;
-    this.maxAttempts = options.maxAttempts ?? 3;
+    this.maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   }
 
   start(): void {
@@ -98,7 +112,7 @@ export class JobWorker implements Worker {
   async stop(): Promise<void> {
     jobQueued.off('queued', this.onQueued);
     this.controller.abort();
-    this.wake?.();
+    this.wakeup.wake();
     await this.loop;
     this.loop = undefined;
   }
@@ -126,19 +140,8 @@ export class JobWorker implements Worker {
         // The database may be away (restart, failover): the loop keeps polling until it is back.
         this.loopFailures.failed(error);
       }
-      if (ran === 0 && !signal.aborted) await this.sleep();
+      if (ran === 0 && !signal.aborted) await this.wakeup.wait(this.pollMs);
     }
-  }
-
-  private sleep(): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, this.pollMs);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wake = done;
-    });
   }
 
   private async runJob(row: JobRow): Promise<void> {
@@ -152,26 +155,53 @@ export class JobWorker implements Worker {
     };
     const handler = this.options.registry.get(row.kind);
     if (!handler) return this.fail(job, undefined, `No handler for job kind ${row.kind}.`);
+    // Counted at the claim, so an attempt whose worker died (kill -9, a lost node) counts too.
+    if (job.attempts > this.maxAttempts)
+      return this.fail(job, handler, giveUpMessage(this.maxAttempts, row.error));
+    const attempt = new JobAttempt({
+      ...this.options,
+      owner: this.owner,
+      leaseMs: this.leaseMs,
+      job,
+      stopping: this.controller.signal,
+    });
+    attempt.startHeartbeat();
     try {
-      const result = await handler.run(job, this.context(job.id));
-      await finishJob(this.options.db, job.id, this.owner, {
-        status: 'complete',
-        percent_complete: 100,
-        result: toJson(result),
-        error: null,
-        at: this.options.clock.now().toISOString(),
-      });
-      await handler.finished?.(job);
+      const result = await handler.run(job, this.context(job.id, attempt));
+      await attempt.stopHeartbeat();
+      await this.complete(job, handler, attempt, result);
     } catch (error) {
-      await this.handleError(job, handler, error);
+      await attempt.stopHeartbeat();
+      await attempt.discard();
+      await this.handleError(job, handler, attempt, error);
     }
   }
 
-  private async handleError(job: RunningJob, handler: JobHandler, error: unknown): Promise<void> {
+  /**
+   * Publishes the attempt's files and marks the job complete, only while this worker holds the lease
+   * (renewed just before, and checked again by the update that completes the job). The files go first:
+   * a crash between the two leaves a pending job whose next attempt writes them again, never a complete
+   * job without its file.
+   */
+  private async complete(job: RunningJob, handler: JobHandler, attempt: JobAttempt, result: unknown) {
+    if (!(await attempt.renew())) throw new LeaseLostError('the lease was lost before the job completed');
+    await attempt.publish();
+    const ended = await finishJob(this.options.db, job.id, this.owner, {
+      status: 'complete',
+      percent_complete: 100,
+      result: toJson(result),
+      error: null,
+      at: this.options.clock.now().toISOString(),
+    });
+    if (ended === 1) await handler.finished?.(job);
+  }
+
+  private async handleError(job: RunningJob, handler: JobHandler, attempt: JobAttempt, error: unknown) {
     const now = this.options.clock.now();
-    if (error instanceof LeaseLostError) return; // another worker owns it now
+    if (error instanceof LeaseLostError || attempt.leaseLost) return; // another worker owns it now
     if (error instanceof StoppedError || this.controller.signal.aborted) {
-      return releaseJob(this.options.db, job.id, this.owner, now.toISOString());
+      const dueAt = now.toISOString();
+      return releaseJob(this.options.db, job.id, this.owner, { dueAt, refundAttempt: true });
     }
     if (error instanceof JobFailure) {
       if (error.cause)
@@ -179,11 +209,14 @@ export class JobWorker implements Worker {
       return this.fail(job, handler, error.message);
     }
     this.options.log?.(`job ${job.id} (${job.kind}) attempt ${job.attempts} failed`, error);
-    if (job.attempts < this.maxAttempts) {
-      const retryAt = new Date(now.getTime() + 1000 * 2 ** job.attempts).toISOString();
-      return releaseJob(this.options.db, job.id, this.owner, retryAt);
+    if (job.attempts >= this.maxAttempts) {
+      const message = `The job failed unexpectedly after ${job.attempts} attempts; the server log has the details.`;
+      return this.fail(job, handler, message);
     }
-    return this.fail(job, handler, 'The job failed unexpectedly; the server log has the details.');
+    const retryAt = new Date(now.getTime() + backoffDelayMs(job.attempts, JOB_BACKOFF));
+    // The attempt's reason stays on the row (hidden until the job fails) for the give-up message.
+    const reason = toJson({ message: String((error as Error)?.message ?? error), attempt: job.attempts });
+    return releaseJob(this.options.db, job.id, this.owner, { dueAt: retryAt.toISOString(), error: reason });
   }
 
   private async fail(job: RunningJob, handler: JobHandler | undefined, message: string): Promise<void> {
@@ -195,12 +228,13 @@ export class JobWorker implements Worker {
     await handler?.finished?.(job);
   }
 
-  private context(jobId: string): JobContext {
-    const { signal } = this.controller;
+  private context(jobId: string, attempt: JobAttempt): JobContext {
+    const { signal } = attempt;
     return {
       signal,
       now: () => this.options.clock.now(),
       checkpoint: async (db, percentComplete, result) => {
+        if (attempt.leaseLost) throw new LeaseLostError('the job was taken over by another worker');
         if (signal.aborted) throw new StoppedError('the worker is stopping');
         const now = this.options.clock.now();
         const updated = await updateProgress(db, jobId, this.owner, {
@@ -209,8 +243,18 @@ export class JobWorker implements Worker {
           updated_at: now.toISOString(),
           lease_until: new Date(now.getTime() + this.leaseMs).toISOString(),
         });
-        if (updated === 0) throw new LeaseLostError('the job was taken over by another worker');
+        if (updated === 0) {
+          attempt.lose();
+          throw new LeaseLostError('the job was taken over by another worker');
+        }
       },
+      outputKey: (blobs, finalKey) => attempt.output(blobs, finalKey),
     };
   }
 }
+
+/** Attempts a job gets unless the worker is told otherwise (FIELDWORK_JOB_MAX_ATTEMPTS). */
+export const DEFAULT_MAX_ATTEMPTS = 5;
+
+/** About 1.5 s, 3, 6 ... s, at most 5 min, ±25 %. */
+const JOB_BACKOFF: Backoff = { baseMs: 1_500, factor: 2, capMs: 300_000, jitter: 0.25 };

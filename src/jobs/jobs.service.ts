@@ -75,7 +75,9 @@ export function toJobView<Result>(row: JobRow): JobView<Result> {
     percentComplete: row.percent_complete,
     payload: fromJson(row.payload),
     result: row.result === null ? null : fromJson<Result>(row.result),
-    errorMessage: row.error === null ? null : fromJson<{ message: string }>(row.error).message,
+    // While pending, `error` holds the last failed attempt's reason, for the runner alone (job-runner.ts).
+    errorMessage:
+      row.status !== 'failed' || row.error === null ? null : fromJson<{ message: string }>(row.error).message,
     createdAt: row.created_at,
     finishedAt: row.finished_at,
   };

@@ -50,6 +50,23 @@ export interface JobProgress {
   lease_until: string;
 }
 
+/** Renews the lease of a running job (the heartbeat); 0 when the lease was lost to another worker. */
+export async function renewLease(
+  db: Queryable,
+  jobId: string,
+  owner: string,
+  leaseUntil: string,
+): Promise<number> {
+  const result = await db
+    .updateTable('jobs')
+    .set({ lease_until: leaseUntil })
+    .where('id', '=', jobId)
+    .where('lease_owner', '=', owner)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 /** Records progress and renews the lease; 0 when the lease was lost to another worker. */
 export async function updateProgress(
   db: Queryable,
@@ -78,8 +95,9 @@ export async function finishJob(
     error: string | null;
     at: string;
   },
-): Promise<void> {
-  await db
+): Promise<number> {
+  // Guarded by the lease: a worker that lost it cannot end (or overwrite) the job of the one that holds it.
+  const ended = await db
     .updateTable('jobs')
     .set({
       status: end.status,
@@ -93,14 +111,32 @@ export async function finishJob(
     })
     .where('id', '=', jobId)
     .where('lease_owner', '=', owner)
-    .execute();
+    .executeTakeFirst();
+  return Number(ended.numUpdatedRows);
 }
 
 /** Gives the job back: claimable again from `dueAt` (a retry later, or at once after a stop). */
-export async function releaseJob(db: Queryable, jobId: string, owner: string, dueAt: string): Promise<void> {
+export async function releaseJob(
+  db: Queryable,
+  jobId: string,
+  owner: string,
+  release: {
+    dueAt: string;
+    /** JSON `{message, attempt}`: why the attempt failed (shown only once the job has failed). */
+    error?: string;
+    /** A stop is not the job's fault: it gives the attempt back. */
+    refundAttempt?: boolean;
+  },
+): Promise<void> {
   await db
     .updateTable('jobs')
-    .set({ due_at: dueAt, lease_until: null, lease_owner: null })
+    .set((eb) => ({
+      due_at: release.dueAt,
+      lease_until: null,
+      lease_owner: null,
+      ...(release.error === undefined ? {} : { error: release.error }),
+      ...(release.refundAttempt ? { attempts: eb('attempts', '-', 1) } : {}),
+    }))
     .where('id', '=', jobId)
     .where('lease_owner', '=', owner)
     .execute();

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/clock.js';
 import type { Deps } from '../../src/deps.js';
-import { jobFilesDirectory } from '../../src/jobs/job-files.js';
+import { blobDirectory } from '../../src/files/create-blob-store.js';
 import { JobRegistry, JobWorker } from '../../src/jobs/job-runner.js';
 import {
   RESPONSE_EXPORT_EXPIRY_JOB,
@@ -48,7 +48,8 @@ async function finishedExport(): Promise<{ id: string; path: string }> {
   expect(started.status).toBe(200);
   const id = started.body.result.progressId as string;
   expect(await worker.runOnce()).toBe(1);
-  return { id, path: join(await jobFilesDirectory(':memory:'), `${id}.zip`) };
+  // The export's file in the BlobStore (the directory backend of an in-memory database).
+  return { id, path: join(blobDirectory(':memory:'), org.brandId, 'exports', `${id}.zip`) };
 }
 
 const legacyStatus = async (id: string) =>

@@ -1,5 +1,5 @@
-import { stat } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jobBlobs } from '../../src/jobs/job-files.js';
 import {
   type JobContext,
   JobFailure,
@@ -85,7 +85,7 @@ describe('the response export job', () => {
       contentType: 'application/zip',
       expiresAt: expect.any(String),
     });
-    expect((await stat((job.payload as ExportPayload).file)).size).toBeGreaterThan(0);
+    expect((await jobBlobs(deps()).stat((job.payload as ExportPayload).file))?.size).toBeGreaterThan(0);
   });
 
   it('fails with a reason when the survey was deleted; the status says failed and the file answers 409', async () => {

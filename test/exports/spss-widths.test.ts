@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/clock.js';
 import type { JobWorker } from '../../src/jobs/job-runner.js';
-import { findStringWidths } from '../../src/modules/exports/string-widths.store.js';
 import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.service.js';
+import { responseStringWidths } from '../../src/modules/responses/export-reads.service.js';
 import { insertResponse } from '../../src/modules/responses/responses.store.js';
 import { responseRow } from '../helpers/factories.js';
 import { dataRows, readSavWithPspp } from '../helpers/pspp.js';
@@ -146,7 +146,7 @@ describe('spss export string widths', () => {
     );
     const filter = { surveyId, from: '2026-04-01T00:00:00Z' };
     const keys = ['a', 'b', 'c', 'd', 'e', 'f', 'g"h.i', 'missing'];
-    const plain = await findStringWidths(t.database.db, scope, { filter, keys });
+    const plain = await responseStringWidths(t.database.db, scope, { filter, keys });
     // "x,é,12" 7, "4.87" 4, "true" 4, the text 14; null and [] write nothing; a key with a quote and a
     // dot is found; no response has `missing`.
     expect(Object.fromEntries(plain)).toEqual({
@@ -159,13 +159,13 @@ describe('spss export string widths', () => {
       'g"h.i': 3,
       missing: 0,
     });
-    const replaced = await findStringWidths(t.database.db, scope, {
+    const replaced = await responseStringWidths(t.database.db, scope, {
       filter,
       keys,
       newlineReplacement: ' / ',
     });
     expect(replaced.get('d')).toBe('line1 / line2 / x'.length);
-    const other = await findStringWidths(t.database.db, { organizationId: 'O_other' }, { filter, keys });
+    const other = await responseStringWidths(t.database.db, { organizationId: 'O_other' }, { filter, keys });
     expect([...other.values()]).toEqual(keys.map(() => 0));
   });
 });

@@ -10,7 +10,8 @@ export function startJobWorker(
   pollMs: number,
 ): JobWorker {
   const registry = new JobRegistry();
-  registry.register(kind, handler({ db: t.database.db, clock: t.clock, config: testConfig() }));
+  const deps = { db: t.database.db, clock: t.clock, config: testConfig(), blobs: t.app.blobs };
+  registry.register(kind, handler(deps));
   const worker = new JobWorker({ db: t.database.db, clock: t.clock, registry, pollMs });
   worker.start();
   return worker;

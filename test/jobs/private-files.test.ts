@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDatabase, migrateToLatest } from '../../src/db/database.js';
+import { blobDirectory } from '../../src/files/create-blob-store.js';
 import { createDirectoryList } from '../contacts/contacts-helpers.js';
 import { startExportWorker, waitForExport } from '../exports/exports-helpers.js';
 import { buildTestApp } from '../helpers/test-app.js';
@@ -49,7 +50,7 @@ describe('files of the data directory', () => {
     }
   });
 
-  it('writes an export 0600 in a 0700 jobs directory', async () => {
+  it('writes an export 0600 in a 0700 blob directory', async () => {
     const dataDir = mkdtempSync(join(root, 'jobs-'));
     const t = await buildTestApp({ config: { dataDir } });
     const worker = startExportWorker(t);
@@ -67,10 +68,12 @@ describe('files of the data directory', () => {
         .select('payload')
         .where('id', '=', id)
         .executeTakeFirstOrThrow();
-      const path = JSON.parse(job.payload).file as string;
-      expect(path.startsWith(join(dataDir, 'jobs'))).toBe(true);
-      expect(modeOf(join(dataDir, 'jobs'))).toBe(0o700);
-      expect(modeOf(path)).toBe(0o600);
+      // The export lives in the BlobStore: `<dataDir>/blobs/<orgId>/exports/<id>.zip`.
+      const key = JSON.parse(job.payload).file as string;
+      expect(key).toBe(`${org.brandId}/exports/${id}.zip`);
+      for (const dir of ['', org.brandId, `${org.brandId}/exports`])
+        expect(modeOf(join(blobDirectory(dataDir), dir)), dir).toBe(0o700);
+      expect(modeOf(join(blobDirectory(dataDir), key))).toBe(0o600);
     } finally {
       await worker.stop();
       await t.close();
@@ -95,9 +98,9 @@ describe('files of the data directory', () => {
           .select('payload')
           .where('id', '=', res.body.result.id)
           .executeTakeFirstOrThrow();
-        const path = JSON.parse(job.payload).file as string;
-        expect(path.startsWith(join(dataDir, 'jobs'))).toBe(true);
-        expect(modeOf(path)).toBe(0o600);
+        const key = JSON.parse(job.payload).file as string;
+        expect(key.startsWith(`${org.brandId}/uploads/`)).toBe(true);
+        expect(modeOf(join(blobDirectory(dataDir), key))).toBe(0o600);
       }
     } finally {
       await t.close();

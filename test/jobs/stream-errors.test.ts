@@ -1,8 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../src/db/database.js';
+import { blobDirectory } from '../../src/files/create-blob-store.js';
 import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.service.js';
 import { openCliStorage } from '../events/cli-storage.js';
 import { waitForExport } from '../exports/exports-helpers.js';
@@ -15,9 +14,9 @@ import { importSmallSurvey } from '../surveys/survey-helpers.js';
 /**
  * Issue 19, defect 12: a worker process that could not open an export's destination (a path on another
  * node's disk) died on an unhandled 'error' event, and the export stayed `inProgress` for ever. Here the
- * API runs in the test over the storage of a real `fieldwork serve --role worker` process; the API's job
- * files directory is replaced by a file, as if it lived on another machine. The job must fail saying why,
- * and the worker process must live on and run the next export.
+ * API runs in the test over the storage of a real `fieldwork serve --role worker` process; the blob
+ * directory they share is replaced by a file, so the worker cannot store the export. The job must fail
+ * saying why, and the worker process must live on and run the next export.
  */
 let t: TestApp;
 let org: BootstrapResult;
@@ -31,7 +30,8 @@ beforeAll(async () => {
   cleanup = storage.cleanup;
   const database = openCliStorage(storage.env);
   await migrateToLatest(database.db);
-  apiDir = mkdtempSync(join(tmpdir(), 'fieldwork-api-node-'));
+  // The worker's data directory: the API reads the exports the worker stores in its blob directory.
+  apiDir = storage.env.FIELDWORK_DATA_DIR as string;
   t = await buildTestApp({ database, config: { dataDir: apiDir } });
   org = await t.newOrganization();
   surveyId = await importSmallSurvey(t, org.apiToken);
@@ -42,8 +42,8 @@ beforeAll(async () => {
   await insertResponses(RESPONSES);
   // Queued before the worker exists, so that it finds the directory already gone.
   const queued = await startExport();
-  rmSync(join(apiDir, 'jobs'), { recursive: true });
-  writeFileSync(join(apiDir, 'jobs'), 'not a directory');
+  rmSync(blobDirectory(apiDir), { recursive: true, force: true });
+  writeFileSync(blobDirectory(apiDir), 'not a directory');
   worker = await startCli(
     process.execPath,
     ['--import', 'tsx', 'src/main.ts', 'serve', '--role', 'worker', '--port', '0', '--log-level', 'warn'],
@@ -55,7 +55,6 @@ afterAll(async () => {
   await worker?.stop();
   await t?.close();
   await cleanup?.();
-  rmSync(apiDir, { recursive: true, force: true });
 });
 
 let pending: string;
@@ -120,8 +119,8 @@ describe('an export whose file the worker cannot create', () => {
   });
 
   it('the same worker runs the next export once the directory is back', { timeout: 120_000 }, async () => {
-    rmSync(join(apiDir, 'jobs'));
-    mkdirSync(join(apiDir, 'jobs'));
+    rmSync(blobDirectory(apiDir));
+    mkdirSync(blobDirectory(apiDir));
     const id = await startExport();
     const { last } = await waitForExport(t, org.apiToken, progressUrl(id), 90_000);
     expect(last.body.result.status, JSON.stringify(last.body)).toBe('complete');

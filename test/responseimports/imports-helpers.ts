@@ -10,7 +10,7 @@ import { importSmallSurvey, multipartBody } from '../surveys/survey-helpers.js';
 
 /** One job worker for response exports and imports (two workers of one kind each would fail the other's jobs). */
 export function startWorker(t: TestApp): JobWorker {
-  const deps = { db: t.database.db, clock: t.clock, config: testConfig() };
+  const deps = { db: t.database.db, clock: t.clock, config: testConfig(), blobs: t.app.blobs };
   const registry = new JobRegistry();
   registry.register(RESPONSE_EXPORT_JOB, responseExportJob(deps));
   registry.register(RESPONSE_IMPORT_JOB, responseImportJob(deps, { batchRows: 2 }));

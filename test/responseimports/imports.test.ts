@@ -2,12 +2,10 @@
  * Issue 6, response imports: what a file's cells become, rows that fail alone with their reasons, files
  * refused before anything is written, the survey-path spelling, and the cross-organisation rules.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/clock.js';
+import { jobBlobKey } from '../../src/jobs/job-files.js';
 import type { JobWorker } from '../../src/jobs/job-runner.js';
 import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.service.js';
 import { responseImportJob } from '../../src/modules/responseimports/response-import.job.js';
@@ -232,11 +230,11 @@ describe('progress (the job handler called directly)', () => {
 
   async function run(progress: ImportProgress) {
     const surveyId = await importSmallSurvey(t, org.apiToken);
-    const dir = await mkdtemp(join(tmpdir(), 'fw-response-import-'));
-    const file = join(dir, 'responses.csv');
-    await writeFile(file, header + line(GOOD).repeat(4));
+    // The job reads its upload from the BlobStore, as stored by the API (response-imports.service.ts).
+    const deps = { db: t.database.db, clock: t.clock, config: testConfig(), blobs: t.app.blobs };
+    const file = jobBlobKey(org.brandId, 'uploads', `${surveyId}.upload`);
+    await t.app.blobs.save(file, [Buffer.from(header + line(GOOD).repeat(4))]);
     const seen: number[] = [];
-    const deps = { db: t.database.db, clock: t.clock, config: testConfig() };
     const result = await responseImportJob(deps, { batchRows: 1 }).run(
       {
         id: 'PGRS_progressTest001',
@@ -254,7 +252,7 @@ describe('progress (the job handler called directly)', () => {
         },
       },
     );
-    await rm(dir, { recursive: true, force: true });
+    await t.app.blobs.remove(file);
     return { seen, result: result as ImportProgress, surveyId };
   }
 

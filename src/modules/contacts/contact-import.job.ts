@@ -1,7 +1,9 @@
-import { rm, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isoSeconds } from '../../clock.js';
 import type { Deps } from '../../deps.js';
+import { BlobNotFoundError } from '../../files/blob-store.js';
+import { jobBlobs, withLocalCopy } from '../../jobs/job-files.js';
 import { type JobContext, JobFailure, type JobHandler, type RunningJob } from '../../jobs/job-runner.js';
 import type { ContactInput } from './contact-fields.js';
 import { FAILURES_KEPT, type ImportPayload, type ImportProgress } from './contact-imports.service.js';
@@ -18,17 +20,32 @@ import { findList } from './mailing-lists.store.js';
  */
 export function contactImportJob(deps: Deps): JobHandler {
   return {
-    run: (job, context) => runImport(deps, job, context),
+    run: (job, context) => withUpload(deps, job, (path) => runImport(deps, job, context, path)),
     finished: async (job) => {
-      await rm((job.payload as ImportPayload).file, { force: true });
+      await jobBlobs(deps).remove((job.payload as ImportPayload).file);
     },
   };
 }
 
-async function runImport(deps: Deps, job: RunningJob, context: JobContext): Promise<ImportProgress> {
+/** Runs `read` on a local copy of the upload (stored in the BlobStore by whichever node took it). */
+async function withUpload<T>(deps: Deps, job: RunningJob, read: (path: string) => Promise<T>): Promise<T> {
+  try {
+    return await withLocalCopy(deps, (job.payload as ImportPayload).file, read);
+  } catch (error) {
+    if (error instanceof BlobNotFoundError) throw new JobFailure('The import file is gone; upload it again.');
+    throw error;
+  }
+}
+
+async function runImport(
+  deps: Deps,
+  job: RunningJob,
+  context: JobContext,
+  path: string,
+): Promise<ImportProgress> {
   const payload = job.payload as ImportPayload;
   let progress = job.result as ImportProgress;
-  const size = (await stat(payload.file).catch(() => undefined))?.size;
+  const size = (await stat(path).catch(() => undefined))?.size;
   if (size === undefined) throw new JobFailure('The import file is gone; upload it again.');
   let bytesRead = 0;
   let batch: ImportRecord[] = [];
@@ -41,7 +58,7 @@ async function runImport(deps: Deps, job: RunningJob, context: JobContext): Prom
     await nextTurn();
   };
   try {
-    for await (const record of readImportRecords(payload.file, payload.format, (n) => (bytesRead = n))) {
+    for await (const record of readImportRecords(path, payload.format, (n) => (bytesRead = n))) {
       if (record.row <= progress.rowsDone) continue;
       batch.push(record);
       if (batch.length >= BATCH_ROWS) await flush();

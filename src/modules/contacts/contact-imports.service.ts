@@ -1,11 +1,11 @@
 import { rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../http/errors.js';
 import { newId } from '../../http/ids.js';
 import type { Principal } from '../../http/principal.js';
-import { JOB_FILE_MODE, jobFilesDirectory } from '../../jobs/job-files.js';
+import { JOB_FILE_MODE, jobBlobKey, jobBlobs, saveLocalFile, scratchPath } from '../../jobs/job-files.js';
 import { enqueueJob, getJob, type JobView, notifyJobQueued } from '../../jobs/jobs.service.js';
 import {
   checkImportFile,
@@ -24,6 +24,7 @@ export const FAILURES_KEPT = 1000;
 export interface ImportPayload {
   directoryId: string;
   listId: string;
+  /** The upload's BlobStore key (`<orgId>/uploads/<id>.<format>`); removed when the job ends. */
   file: string;
   format: ImportFormat;
   idPrefix: 'CID' | 'MLRP';
@@ -43,8 +44,9 @@ export type ImportSource =
   | { kind: 'file'; stream: Readable; format: ImportFormat; limit: UploadLimit };
 
 /**
- * Takes the file (streamed to disk), reads it through once so a malformed one is refused before anything
- * is written, then queues the job that imports it. Answers the import id (`PGRS_`).
+ * Takes the file (streamed to a local scratch file), reads it through once so a malformed one is refused
+ * before anything is written, stores it in the BlobStore (where the job reads it, on whichever node),
+ * then queues the job that imports it. Answers the import id (`PGRS_`).
  */
 export async function startImport(
   deps: Deps,
@@ -54,17 +56,20 @@ export async function startImport(
 ): Promise<string> {
   const list = await requireList(deps.db, principal, ref);
   const id = newId('PGRS');
-  const dir = await jobFilesDirectory(deps.config.dataDir);
   const format = source.kind === 'contacts' ? 'json' : source.format;
-  const file = join(dir, `${id}.${format}`);
-  if (source.kind === 'file') await saveUpload(source.stream, dir, `${id}.${format}`, source.limit);
+  const local = await scratchPath(deps, `${id}.${format}`);
+  const key = jobBlobKey(principal.organizationId, 'uploads', `${id}.${format}`);
+  const blobs = jobBlobs(deps);
   try {
-    if (source.kind === 'contacts') await writeContacts(file, source.contacts);
-    await checkImportFile(file, format);
+    if (source.kind === 'file')
+      await saveUpload(source.stream, dirname(local), basename(local), source.limit);
+    else await writeContacts(local, source.contacts);
+    await checkImportFile(local, format);
+    await saveLocalFile(blobs, key, local);
     const payload: ImportPayload = {
       directoryId: list.directory_id,
       listId: list.id,
-      file,
+      file: key,
       format,
       idPrefix: ref.directoryId === undefined ? 'MLRP' : 'CID',
     };
@@ -79,9 +84,11 @@ export async function startImport(
       );
     });
   } catch (error) {
-    await rm(file, { force: true });
+    await blobs.remove(key);
     if (error instanceof MalformedImportError) throw ApiError.of('FW_CON_3', error.message);
     throw error;
+  } finally {
+    await rm(local, { force: true });
   }
   notifyJobQueued();
   return id;

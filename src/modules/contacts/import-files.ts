@@ -1,9 +1,14 @@
-import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
-import type { Readable, Writable } from 'node:stream';
-import { CsvError, parse } from 'csv-parse';
+import type { Readable } from 'node:stream';
 import { pick } from 'stream-json/filters/pick.js';
 import { streamArray } from 'stream-json/streamers/stream-array.js';
+import {
+  type CsvDialect,
+  chain,
+  openImportFile,
+  readCsvRecords,
+  readFileStart,
+  UnreadableFileError,
+} from '../../files/import-file.js';
 import { CONTACT_LIMITS } from './contact-fields.js';
 import { EMBEDDED_KEY_PATTERN } from './contacts.schemas.js';
 
@@ -42,6 +47,9 @@ const CSV_FIELDS: Record<string, string> = {
 
 const EMBEDDED_KEY = new RegExp(EMBEDDED_KEY_PATTERN);
 
+/** Comma-separated, one contact a row of the header's length; a record is far under 1 MiB. */
+const CONTACT_CSV: CsvDialect = { maxRecordBytes: 1024 * 1024 };
+
 /**
  * Nesting a contact never needs (contact → embeddedData → value is three levels): deeper is not a contact
  * file, and refusing it early keeps recursive code (JSON.stringify) away from a 5,000-deep array.
@@ -62,26 +70,24 @@ export async function* readImportRecords(
   format: ImportFormat,
   onBytes?: (bytesRead: number) => void,
 ): AsyncGenerator<ImportRecord> {
-  const shape = format === 'json' ? await jsonShape(path) : undefined;
-  const source = createReadStream(path, { highWaterMark: 256 * 1024 });
-  // Listened to only once piped: a 'data' listener alone would start the flow before the parser is there.
-  const counted = onBytes ? () => source.on('data', () => onBytes(source.bytesRead)) : () => {};
+  if (format === 'csv') {
+    yield* readCsv(path, onBytes);
+    return;
+  }
+  const shape = await jsonShape(path);
+  const { source, piped } = openImportFile(path, onBytes);
   try {
-    if (shape === undefined) yield* readCsv(source, counted);
-    else yield* readJson(source, shape, counted);
+    yield* readJson(source, shape, piped);
   } finally {
     source.destroy();
   }
 }
 
-async function* readCsv(source: Readable, piped: () => void): AsyncGenerator<ImportRecord> {
-  const parser = parse({ bom: true, skip_empty_lines: true, max_record_size: 1024 * 1024 });
-  const records = chain(source, parser);
-  piped();
+async function* readCsv(path: string, onBytes?: (bytesRead: number) => void): AsyncGenerator<ImportRecord> {
   let header: ReturnType<typeof csvHeader> | undefined;
   let row = 0;
   try {
-    for await (const values of records as AsyncIterable<string[]>) {
+    for await (const values of readCsvRecords(path, CONTACT_CSV, onBytes)) {
       if (!header) {
         header = csvHeader(values);
         continue;
@@ -136,22 +142,10 @@ function csvRecord(row: number, header: ReturnType<typeof csvHeader>, values: st
 
 /** `[` starts an array of contacts, `{` an object whose `contacts` holds them. */
 async function jsonShape(path: string): Promise<'array' | 'object'> {
-  const handle = await open(path);
-  try {
-    const { buffer, bytesRead } = await handle.read(Buffer.alloc(4096), 0, 4096, 0);
-    const start = buffer
-      .subarray(0, bytesRead)
-      .toString('utf8')
-      .replace(/^\uFEFF/, '')
-      .trimStart();
-    if (start.startsWith('[')) return 'array';
-    if (start.startsWith('{')) return 'object';
-    throw new MalformedImportError(
-      'A JSON import must be an array of contacts or an object with "contacts".',
-    );
-  } finally {
-    await handle.close();
-  }
+  const start = await readFileStart(path);
+  if (start.startsWith('[')) return 'array';
+  if (start.startsWith('{')) return 'object';
+  throw new MalformedImportError('A JSON import must be an array of contacts or an object with "contacts".');
 }
 
 /** Whether `value` nests arrays or objects more than `max` levels deep; iterative, so any depth is safe. */
@@ -200,24 +194,11 @@ async function* readJson(
   }
 }
 
-/** Pipes the streams one into the next; an error anywhere ends the last one with that error. */
-function chain(...streams: (Readable | Writable)[]): Readable {
-  for (let i = 0; i < streams.length - 1; i++) {
-    const from = streams[i] as Readable;
-    const to = streams[i + 1] as Writable;
-    from.pipe(to);
-    from.on('error', (error) => (streams.at(-1) as Readable).destroy(error));
-  }
-  return streams.at(-1) as Readable;
-}
-
 function asMalformed(error: unknown): Error {
   if (error instanceof MalformedImportError) return error;
-  // csv-parse's codes do not all start with CSV_ (INVALID_OPENING_QUOTE does not): its class tells.
-  if (
-    error instanceof CsvError ||
-    /Parser|JSON|Unexpected|expected/i.test(String((error as Error).message))
-  ) {
+  if (error instanceof UnreadableFileError) return new MalformedImportError(error.message);
+  // stream-json's parser errors have no class of their own: their messages tell.
+  if (/Parser|JSON|Unexpected|expected/i.test(String((error as Error).message))) {
     return new MalformedImportError(`The file cannot be read: ${(error as Error).message}`);
   }
   return error as Error;

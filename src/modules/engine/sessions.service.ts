@@ -11,8 +11,10 @@ import { embeddedFieldsOf } from '../surveys/definition/qsf.js';
 import { initialState } from './engine.service.js';
 import type { RunnableSurvey } from './engine-survey.js';
 import { serializeState } from './session-state.js';
-import type { LinkTokenRow, SessionRow } from './sessions.store.js';
+import type { LinkTokenRow, OpenSessionFilter, SessionRow } from './sessions.store.js';
 import * as store from './sessions.store.js';
+
+export type { OpenSessionFilter, SessionRow };
 
 export interface Visitor {
   ip: string;
@@ -149,4 +151,27 @@ export async function sessionForLink(
     updated_at: now.toISOString(),
   });
   return { kind: 'session', row: existing, key };
+}
+
+/**
+ * Responses in progress, for exports: the survey's open sessions (their answers live in the session state
+ * until the last page records a response), counted, and streamed in the order they started.
+ */
+export function countOpenSessions(db: Queryable, scope: Scope, filter: OpenSessionFilter): Promise<number> {
+  return store.countOpenSessions(db, scope, filter);
+}
+
+export async function* streamOpenSessions(
+  db: Queryable,
+  scope: Scope,
+  filter: OpenSessionFilter,
+  batchSize = 500,
+): AsyncGenerator<SessionRow> {
+  let after: SessionRow | undefined;
+  for (;;) {
+    const batch = await store.listOpenSessionsAfter(db, scope, filter, after, batchSize);
+    yield* batch;
+    after = batch.at(-1);
+    if (!after || batch.length < batchSize) return;
+  }
 }

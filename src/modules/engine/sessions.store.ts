@@ -49,3 +49,57 @@ export function findLinkToken(db: Queryable, tokenHash: string): Promise<LinkTok
     .where('token_hash', '=', tokenHash)
     .executeTakeFirst();
 }
+
+/** Which open sessions (responses in progress) to read: `from`/`to` apply to when the session started. */
+export interface OpenSessionFilter {
+  surveyId: string;
+  from?: string;
+  to?: string;
+  /** Only these sessions (an in-progress response's id is its session's); never empty. */
+  responseIds?: readonly string[];
+}
+
+function openSessions(db: Queryable, scope: Scope, filter: OpenSessionFilter) {
+  let q = db
+    .selectFrom('engine_sessions')
+    .where('organization_id', '=', scope.organizationId)
+    .where('survey_id', '=', filter.surveyId)
+    .where('status', '=', 'open');
+  // started_at is Date.toISOString() text: compare in the same spelling.
+  if (filter.from !== undefined) q = q.where('started_at', '>=', new Date(filter.from).toISOString());
+  if (filter.to !== undefined) q = q.where('started_at', '<', new Date(filter.to).toISOString());
+  if (filter.responseIds !== undefined) q = q.where('id', 'in', filter.responseIds);
+  return q;
+}
+
+export async function countOpenSessions(
+  db: Queryable,
+  scope: Scope,
+  filter: OpenSessionFilter,
+): Promise<number> {
+  const row = await openSessions(db, scope, filter)
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** One batch of open sessions in the order they started, after `after` (keyset on started_at, id). */
+export function listOpenSessionsAfter(
+  db: Queryable,
+  scope: Scope,
+  filter: OpenSessionFilter,
+  after: Pick<SessionRow, 'started_at' | 'id'> | undefined,
+  limit: number,
+): Promise<SessionRow[]> {
+  let query = openSessions(db, scope, filter).selectAll();
+  if (after) {
+    const { started_at, id } = after;
+    query = query.where((eb) =>
+      eb.or([
+        eb('started_at', '>', started_at),
+        eb.and([eb('started_at', '=', started_at), eb('id', '>', id)]),
+      ]),
+    );
+  }
+  return query.orderBy('started_at').orderBy('id').limit(limit).execute();
+}

@@ -6,10 +6,10 @@
  * export has expired is read from its `expiresAt` (so the API says "expired" from that moment, even
  * before the job has run).
  */
-import { rm } from 'node:fs/promises';
 import type { Deps, Queryable } from '../../deps.js';
 import { newId } from '../../http/ids.js';
 import type { Scope } from '../../http/principal.js';
+import { jobBlobs } from '../../jobs/job-files.js';
 import type { JobHandler } from '../../jobs/job-runner.js';
 import { enqueueJob, getJob } from '../../jobs/jobs.service.js';
 import { type ExportPayload, type ExportProgress, RESPONSE_EXPORT_JOB } from './response-export.job.js';
@@ -52,7 +52,7 @@ export function responseExportExpiryJob(deps: Deps): JobHandler {
       const exported = await getJob<ExportProgress>(deps.db, scope, RESPONSE_EXPORT_JOB, exportId);
       if (exported?.status !== 'complete' || !isExpired(exported.result, context.now()))
         return { deleted: false };
-      await rm((exported.payload as ExportPayload).file, { force: true });
+      await jobBlobs(deps).remove((exported.payload as ExportPayload).file);
       return { deleted: true };
     },
   };

@@ -10,11 +10,10 @@ import { loadRunnableSurvey, type RunnableSurvey } from '../engine/engine-survey
 import { walk } from '../engine/flow.js';
 import { responseAnswers } from '../engine/response.js';
 import { parseState } from '../engine/session-state.js';
-import type { SessionRow } from '../engine/sessions.store.js';
+import { type OpenSessionFilter, type SessionRow, streamOpenSessions } from '../engine/sessions.service.js';
 import { labelsOf, withDerivedAnswers } from '../surveys/definition/response-values.js';
 import { type SurveyForResponses, surveyForResponses } from '../surveys/survey-responses.service.js';
 import type { ExportRow, ExportValue } from './formats/export-layout.js';
-import { type ExportFilter, streamOpenSessions } from './response-exports.store.js';
 
 interface Survey {
   run: RunnableSurvey;
@@ -61,7 +60,7 @@ export function sessionRow(survey: Survey, session: SessionRow): ExportRow {
 export async function inProgressRows(
   db: Queryable,
   scope: Scope,
-  filter: ExportFilter,
+  filter: OpenSessionFilter,
   now: Date,
 ): Promise<AsyncIterable<ExportRow> | undefined> {
   const run = await loadRunnableSurvey(db, filter.surveyId, now);

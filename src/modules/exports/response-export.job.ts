@@ -1,9 +1,17 @@
-import { rm } from 'node:fs/promises';
+import { PassThrough } from 'node:stream';
 import { fromJson } from '../../db/json.js';
 import type { Deps } from '../../deps.js';
 import type { Scope } from '../../http/principal.js';
-import { openJobFileForWriting } from '../../jobs/job-files.js';
+import { jobBlobs } from '../../jobs/job-files.js';
 import { type JobContext, JobFailure, type JobHandler, type RunningJob } from '../../jobs/job-runner.js';
+import { countOpenSessions } from '../engine/sessions.service.js';
+import {
+  countResponsesForExport,
+  type ExportResponseRow,
+  type ResponseExportFilter,
+  type ResponseExportParts,
+  streamResponsesForExport,
+} from '../responses/export-reads.service.js';
 import type { QsfDocument } from '../surveys/definition/qsf.js';
 import { findSurveyInScope } from '../surveys/surveys.service.js';
 import { type ColumnOptions, exportLayout, joinSets } from './export-columns.js';
@@ -13,14 +21,6 @@ import { writeExportArchive } from './formats/export-archive.js';
 import type { ExportFormat, ExportRow, ExportValue, FormatOptions } from './formats/export-layout.js';
 import { LEGACY_DEFAULTS } from './formats/metadata-columns.js';
 import { inProgressRows } from './in-progress-rows.js';
-import {
-  countExportResponses,
-  countOpenSessions,
-  type ExportFilter,
-  type ExportParts,
-  type ExportResponseRow,
-  streamExportResponses,
-} from './response-exports.store.js';
 import { fitStringWidths } from './string-widths.js';
 
 export const RESPONSE_EXPORT_JOB = 'responseExport';
@@ -31,7 +31,7 @@ const CHECKPOINT_ROWS = 250;
 export interface ExportPayload {
   surveyId: string;
   format: ExportFormat;
-  /** Absolute path of the file the job writes (under the job files directory). */
+  /** The BlobStore key of the file the job writes (`<orgId>/exports/<id>.zip`, job-files.ts). */
   file: string;
   compress: boolean;
   /** Recorded on or after / before (ISO seconds, UTC). */
@@ -85,7 +85,7 @@ function withLegacyDefaults(values: Record<string, ExportValue>, format: ExportF
 }
 
 /** The JSON columns a format reads besides `values`: reading and parsing them all was a third of a csv export. */
-function rowParts(format: ExportFormat, options: FormatOptions): ExportParts {
+function rowParts(format: ExportFormat, options: FormatOptions): ResponseExportParts {
   const json = format === 'json' || format === 'ndjson';
   return {
     labels: json || (options.useLabels === true && format !== 'spss'),
@@ -151,6 +151,15 @@ async function runExport(
     }
   }
 
+  const blobs = jobBlobs(deps);
+  // The attempt's own blob, renamed to payload.file once it completes holding the lease (job-attempt.ts).
+  const destination = new PassThrough();
+  // Its failure reaches us through `saving` and the writer; the database store may not be reading it yet,
+  // and an 'error' event nobody listens to would end the process.
+  destination.on('error', () => {});
+  const saving = blobs.save(context.outputKey?.(blobs, payload.file) ?? payload.file, destination);
+  // A store that fails (a directory it cannot create) must stop the writer, which waits on the stream.
+  saving.catch((error: Error) => destination.destroy(error));
   try {
     const result = await writeExportArchive({
       format: payload.format,
@@ -159,9 +168,10 @@ async function runExport(
       options: payload.options,
       surveyName: survey.name,
       compress: payload.compress,
-      destination: await openDestination(payload.file),
+      destination,
       modified: context.now(),
     });
+    await saving;
     const expiresAt = expiryTime(deps, context.now());
     await scheduleExportExpiry(deps.db, scope, job.id, expiresAt, context.now());
     return {
@@ -174,30 +184,29 @@ async function runExport(
       expiresAt: expiresAt.toISOString(),
     };
   } catch (error) {
-    await rm(payload.file, { force: true }).catch(() => undefined);
-    if (error instanceof RangeError)
-      throw new JobFailure(`The export could not be written: ${error.message}`);
-    if (isFileSystemError(error))
-      throw new JobFailure(`The export file could not be written (${error.code}).`, { cause: error });
-    throw error;
+    // A writer that failed before taking the stream has not ended it: the save would wait for ever.
+    destination.destroy(error instanceof Error ? error : new Error(String(error)));
+    // The store's own failure, when it failed, says more than the writer's "closed" that followed it.
+    const stored = await saving.then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
+    throw exportFailure(error, stored);
   }
 }
 
-/**
- * The job's file, opened before any row is read. A worker that cannot create it (the job files
- * directory is on another node's disk, not on a volume every node shares) fails the job saying so.
- */
-async function openDestination(path: string) {
-  try {
-    return await openJobFileForWriting(path);
-  } catch (error) {
-    if (!isFileSystemError(error)) throw error;
-    throw new JobFailure(
-      `The export file could not be created (${error.code}): the node that ran the export cannot write ` +
-        'to the job files directory, which every node must share.',
-      { cause: error },
+/** What a failed write becomes: a JobFailure naming the cause when a retry would meet it again. */
+function exportFailure(error: unknown, stored: unknown): unknown {
+  if (error instanceof RangeError) return new JobFailure(`The export could not be written: ${error.message}`);
+  if (isFileSystemError(stored))
+    return new JobFailure(
+      `The export file could not be created (${stored.code}): the node that ran the export cannot write ` +
+        'to its blob store.',
+      { cause: stored },
     );
-  }
+  if (isFileSystemError(error))
+    return new JobFailure(`The export file could not be written (${error.code}).`, { cause: error });
+  return error;
 }
 
 /** An error of the file system (ENOENT, ENOSPC, EACCES ...): it says which, and a retry would meet it again. */
@@ -217,7 +226,7 @@ interface SourceRow {
 async function openSource(
   deps: Deps,
   scope: Scope,
-  filter: ExportFilter,
+  filter: ResponseExportFilter,
   payload: ExportPayload,
   now: Date,
 ): Promise<{ total: number; rows: AsyncIterable<SourceRow> }> {
@@ -234,8 +243,8 @@ async function openSource(
   }
   const parts = rowParts(payload.format, payload.options);
   const rows = async function* () {
-    for await (const row of streamExportResponses(deps.db, scope, filter, undefined, parts))
+    for await (const row of streamResponsesForExport(deps.db, scope, filter, undefined, parts))
       yield { row: toExportRow(row, payload.format, payload.options), seq: row.seq };
   };
-  return { total: await countExportResponses(deps.db, scope, filter), rows: rows() };
+  return { total: await countResponsesForExport(deps.db, scope, filter), rows: rows() };
 }

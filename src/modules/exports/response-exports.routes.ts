@@ -1,11 +1,12 @@
-import { open } from 'node:fs/promises';
 import { create as contentDisposition } from 'content-disposition';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
+import { BlobNotFoundError, InvalidBlobKeyError } from '../../files/blob-store.js';
 import type { App } from '../../http/app-types.js';
 import { Envelope, IdResultSchema, ok, ProgressStartSchema, progressStarted } from '../../http/envelope.js';
 import { ApiError } from '../../http/errors.js';
+import { jobBlobs } from '../../jobs/job-files.js';
 import type { JobView } from '../../jobs/jobs.service.js';
 import { EXPORT_FORMATS } from './formats/export-layout.js';
 import type { ExportProgress } from './response-export.job.js';
@@ -70,26 +71,29 @@ const CurrentStatusSchema = Type.Object({
 });
 
 /**
- * Everything that can fail happens before the status line: the file is opened (one deleted by expiry
- * meanwhile is a clean 404, not a 200 with a truncated body) and the header built. The name goes as
- * RFC 6266 `filename*` (UTF-8) with an ASCII `filename` fallback: a Node header takes Latin-1 at most.
+ * Everything that can fail happens before the status line: the file is found and opened through the
+ * BlobStore (so any node serves it; one deleted by expiry meanwhile is a clean 404, not a 200 with a
+ * truncated body) and the header built. The name goes as RFC 6266 `filename*` (UTF-8) with an ASCII
+ * `filename` fallback: a Node header takes Latin-1 at most.
  */
-async function sendFile(reply: FastifyReply, file: service.ExportFile) {
+async function sendFile(reply: FastifyReply, deps: Deps, file: service.ExportFile) {
   const disposition = contentDisposition(file.fileName);
-  const handle = await open(file.path, 'r').catch(() => undefined);
-  if (!handle) throw ApiError.of('FW_EXP_1', 'The export file no longer exists; export again.');
-  let size: number;
-  try {
-    size = (await handle.stat()).size;
-  } catch (error) {
-    await handle.close();
+  const blobs = jobBlobs(deps);
+  const gone = () => ApiError.of('FW_EXP_1', 'The export file no longer exists; export again.');
+  // An export made before the BlobStore kept a file path, which is no key: that file is gone too.
+  const info = await blobs.stat(file.key).catch((error: unknown) => {
+    if (error instanceof InvalidBlobKeyError) return undefined;
     throw error;
-  }
+  });
+  if (!info) throw gone();
+  const body = await blobs.open(file.key).catch((error: unknown) => {
+    throw error instanceof BlobNotFoundError ? gone() : error;
+  });
   return reply
     .type(file.contentType)
-    .header('content-length', size)
+    .header('content-length', info.size)
     .header('content-disposition', disposition)
-    .send(handle.createReadStream());
+    .send(body);
 }
 
 const fileUrl = (request: FastifyRequest, id: string) =>
@@ -143,7 +147,7 @@ export function registerResponseExportRoutes(app: App, deps: Deps): void {
       },
     },
     async (request, reply) =>
-      sendFile(reply, await service.exportFile(deps, request.principal, request.params.exportId)),
+      sendFile(reply, deps, await service.exportFile(deps, request.principal, request.params.exportId)),
   );
 
   app.post(
@@ -199,7 +203,7 @@ export function registerResponseExportRoutes(app: App, deps: Deps): void {
     },
     async (request, reply) => {
       const { surveyId, fileId } = request.params;
-      return sendFile(reply, await service.exportFile(deps, request.principal, fileId, surveyId));
+      return sendFile(reply, deps, await service.exportFile(deps, request.principal, fileId, surveyId));
     },
   );
 }

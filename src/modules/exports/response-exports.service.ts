@@ -1,11 +1,10 @@
-import { join } from 'node:path';
 import { isoSeconds } from '../../clock.js';
 import { fromJson } from '../../db/json.js';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../http/errors.js';
 import { newId } from '../../http/ids.js';
 import type { Principal } from '../../http/principal.js';
-import { jobFilesDirectory } from '../../jobs/job-files.js';
+import { jobBlobKey } from '../../jobs/job-files.js';
 import { enqueueJob, getJob, type JobView, notifyJobQueued } from '../../jobs/jobs.service.js';
 import type { QsfDocument } from '../surveys/definition/qsf.js';
 import {
@@ -43,11 +42,11 @@ export async function startExport(
   const continues = request.allowContinuation ?? token !== undefined;
   const id = newId('ES');
   const compress = request.compress !== false;
-  const dir = await jobFilesDirectory(deps.config.dataDir);
+  const name = compress ? `${id}.zip` : exportFileName(id, format);
   const payload: ExportPayload = {
     surveyId,
     format,
-    file: join(dir, compress ? `${id}.zip` : exportFileName(id, format)),
+    file: jobBlobKey(principal.organizationId, 'exports', name),
     compress,
     ...(from !== undefined ? { from } : {}),
     ...(to !== undefined ? { to } : {}),
@@ -117,7 +116,8 @@ export function presentExportStatus(job: JobView<ExportProgress>, now: Date): Ex
 }
 
 export interface ExportFile {
-  path: string;
+  /** The BlobStore key: any node reads it (job-files.ts). */
+  key: string;
   fileName: string;
   contentType: string;
 }
@@ -137,7 +137,7 @@ export async function exportFile(
   if (isExpired(job.result, deps.clock.now()))
     throw ApiError.of('FW_EXP_1', `Response export ${exportId} expired; export again.`);
   return {
-    path: (job.payload as ExportPayload).file,
+    key: (job.payload as ExportPayload).file,
     fileName: job.result.fileName,
     contentType: job.result.contentType,
   };

@@ -1,13 +1,13 @@
 /**
  * String widths that fit the data (issue 6): an spss export measures its string columns before writing
- * (string-widths.store.ts) and sets each column's `maxBytes`, so the `.sav` declares `A3` for a 3-byte
- * answer and a very long string for a 40,000-byte one instead of cutting every value at 2000 bytes.
+ * (the responses module's `responseStringWidths`) and sets each column's `maxBytes`, so the `.sav` declares
+ * `A3` for a 3-byte answer and a very long string for a 40,000-byte one instead of cutting every value
+ * at 2000 bytes.
  */
 import type { Queryable } from '../../deps.js';
 import type { Scope } from '../../http/principal.js';
+import { type ResponseExportFilter, responseStringWidths } from '../responses/export-reads.service.js';
 import type { ExportLayout, FormatOptions } from './formats/export-layout.js';
-import type { ExportFilter } from './response-exports.store.js';
-import { findStringWidths } from './string-widths.store.js';
 
 /**
  * Sets `maxBytes` of every string column of `layout` (a fresh layout, built for this export) from the
@@ -36,10 +36,10 @@ export async function fitStringWidths(
   db: Queryable,
   scope: Scope,
   layout: ExportLayout,
-  of: { filter: ExportFilter; limit?: number; options: FormatOptions },
+  of: { filter: ResponseExportFilter; limit?: number; options: FormatOptions },
 ): Promise<void> {
   const keys = layout.columns.filter((column) => column.type === 'string').map((column) => column.key);
-  const measured = await findStringWidths(db, scope, {
+  const measured = await responseStringWidths(db, scope, {
     filter: of.filter,
     keys,
     limit: of.limit,

@@ -2,6 +2,7 @@ import { flag } from '../../db/json.js';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../http/errors.js';
 import { type Principal, requireBrandAdmin } from '../../http/principal.js';
+import { countOrganizationUsers } from '../users/users.service.js';
 import type { UpdateOrganizationBody } from './organizations.schemas.js';
 import * as store from './organizations.store.js';
 
@@ -12,7 +13,7 @@ export async function getOrganization(deps: Deps, principal: Principal, organiza
       ? await store.findOrganization(deps.db, organizationId)
       : undefined;
   if (!row) throw ApiError.of('FW_ORG_1', `Organization ${organizationId} not found.`);
-  return { row, userCount: await store.countOrganizationUsers(deps.db, organizationId) };
+  return { row, userCount: await countOrganizationUsers(deps.db, principal) };
 }
 
 export async function updateOrganization(

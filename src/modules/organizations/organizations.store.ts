@@ -34,12 +34,3 @@ export async function countOrganizations(db: Queryable): Promise<number> {
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }
-
-export async function countOrganizationUsers(db: Queryable, organizationId: string): Promise<number> {
-  const row = await db
-    .selectFrom('users')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('organization_id', '=', organizationId)
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
-}

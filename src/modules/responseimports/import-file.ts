@@ -2,16 +2,14 @@
  * Reads a response import file (the csv, tsv or csv2013 export layout) as a stream: the header rows
  * first, then one record at a time, so a file of a million responses never sits whole in memory.
  */
-import { createReadStream } from 'node:fs';
-import { CsvError, type Parser, parse } from 'csv-parse';
+import { type CsvDialect, readCsvRecords, UnreadableFileError } from '../../files/import-file.js';
+
+export { UnreadableFileError };
 
 export type ImportFormat = 'csv' | 'tsv' | 'csv2013';
 
 /** Header rows of the export layouts: csv/tsv have names, texts, ImportIds; csv2013 names and texts. */
 export const headerRowsOf = (format: ImportFormat): number => (format === 'csv2013' ? 2 : 3);
-
-/** The file cannot be read as csv/tsv (a quote left open, a record too long …). */
-export class UnreadableFileError extends Error {}
 
 export interface ImportRecord {
   /** 1-based position among the file's responses (the header rows are not counted). */
@@ -19,39 +17,16 @@ export interface ImportRecord {
   cells: string[];
 }
 
-function parser(format: ImportFormat): Parser {
-  return parse({
-    bom: true,
-    delimiter: format === 'tsv' ? '\t' : ',',
-    relax_column_count: true,
-    relax_quotes: true,
-    skip_empty_lines: true,
-    max_record_size: 16 * 1024 * 1024,
-  });
-}
+/** Files from other tools: rows of any length (told apart later, per row) and a record up to 16 MiB. */
+const dialectOf = (format: ImportFormat): CsvDialect => ({
+  delimiter: format === 'tsv' ? '\t' : ',',
+  maxRecordBytes: 16 * 1024 * 1024,
+  lenient: true,
+});
 
 /** Every record of the file, header rows included; `onBytes` hears how far reading has come. */
-async function* records(
-  path: string,
-  format: ImportFormat,
-  onBytes?: (bytesRead: number) => void,
-): AsyncGenerator<string[]> {
-  const source = createReadStream(path, { highWaterMark: 256 * 1024 });
-  const csv = parser(format);
-  source.on('error', (error) => csv.destroy(error));
-  if (onBytes) source.on('data', () => onBytes(source.bytesRead));
-  source.pipe(csv);
-  try {
-    for await (const record of csv as AsyncIterable<string[]>) yield record;
-  } catch (error) {
-    // csv-parse's codes do not all start with CSV_ (INVALID_OPENING_QUOTE does not): its class tells.
-    if (error instanceof CsvError)
-      throw new UnreadableFileError(`The file cannot be read: ${(error as Error).message}`);
-    throw error;
-  } finally {
-    source.destroy();
-    csv.destroy();
-  }
+function records(path: string, format: ImportFormat, onBytes?: (bytesRead: number) => void) {
+  return readCsvRecords(path, dialectOf(format), onBytes);
 }
 
 /** The header rows (fewer when the file is shorter). */

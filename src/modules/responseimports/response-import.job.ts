@@ -1,8 +1,9 @@
-import { rm } from 'node:fs/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { fromJson } from '../../db/json.js';
 import type { Deps } from '../../deps.js';
+import { BlobNotFoundError } from '../../files/blob-store.js';
 import type { Scope } from '../../http/principal.js';
+import { jobBlobs, withLocalCopy } from '../../jobs/job-files.js';
 import { type JobContext, JobFailure, type JobHandler, type RunningJob } from '../../jobs/job-runner.js';
 import { recordForSurvey, responseIdsInUse } from '../responses/record-response.js';
 import type { QsfDocument } from '../surveys/definition/qsf.js';
@@ -32,9 +33,15 @@ const BATCH_ROWS = 200;
 export function responseImportJob(deps: Deps, options: { batchRows?: number } = {}): JobHandler {
   const batchRows = options.batchRows ?? BATCH_ROWS;
   return {
-    run: (job, context) => runImport(deps, job, context, batchRows),
+    // The upload is in the BlobStore (stored by whichever node took it): the readers read a local copy.
+    run: (job, context) =>
+      fileOrFail(() =>
+        withLocalCopy(deps, (job.payload as ImportPayload).file, (path) =>
+          runImport(deps, job, context, batchRows, path),
+        ),
+      ),
     finished: async (job) => {
-      await rm((job.payload as ImportPayload).file, { force: true });
+      await jobBlobs(deps).remove((job.payload as ImportPayload).file);
     },
   };
 }
@@ -45,18 +52,23 @@ async function fileOrFail<T>(read: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (error instanceof UnreadableFileError || error instanceof ImportHeaderError)
       throw new JobFailure(error.message);
-    if ((error as { code?: string }).code === 'ENOENT')
+    if ((error as { code?: string }).code === 'ENOENT' || error instanceof BlobNotFoundError)
       throw new JobFailure('The import file is gone; upload it again.');
     throw error;
   }
 }
 
 /** The file's columns matched to the survey's export layout (checked when the import was started). */
-async function importColumns(deps: Deps, scope: Scope, payload: ImportPayload): Promise<HeaderMatch> {
+async function importColumns(
+  deps: Deps,
+  scope: Scope,
+  payload: ImportPayload,
+  path: string,
+): Promise<HeaderMatch> {
   const survey = await findSurveyInScope(deps.db, scope, payload.surveyId);
   if (!survey) throw new JobFailure('The survey was deleted.');
   const doc = fromJson<QsfDocument>(survey.definition);
-  const rows = await fileOrFail(() => readHeaderRows(payload.file, payload.format));
+  const rows = await fileOrFail(() => readHeaderRows(path, payload.format));
   return fileOrFail(async () => matchFileHeader(doc, rows, payload.format, payload.surveyId));
 }
 
@@ -65,11 +77,12 @@ async function runImport(
   job: RunningJob,
   context: JobContext,
   batchRows: number,
+  path: string,
 ): Promise<ImportProgress> {
   const payload = job.payload as ImportPayload;
   const scope = { organizationId: job.organizationId };
-  const header = await importColumns(deps, scope, payload);
-  const rowsTotal = await fileOrFail(() => countImportRecords(payload.file, payload.format));
+  const header = await importColumns(deps, scope, payload, path);
+  const rowsTotal = await fileOrFail(() => countImportRecords(path, payload.format));
   if (rowsTotal === 0) throw new JobFailure('The file holds no responses after its header rows.');
   let progress: ImportProgress = { ...(job.result as ImportProgress), rowsTotal };
   if (progress.rowsDone === 0) await context.checkpoint(deps.db, 0, progress);
@@ -80,7 +93,7 @@ async function runImport(
     // A turn of the event loop between batches, so requests never wait behind a run of them (issue 19 item 8).
     await nextTurn();
   };
-  for await (const record of readImportRecords(payload.file, payload.format)) {
+  for await (const record of readImportRecords(path, payload.format)) {
     if (record.row <= progress.rowsDone) continue;
     batch.push(record);
     if (batch.length >= batchRows) await flush();

@@ -4,6 +4,7 @@ import type { Deps } from '../../deps.js';
 import { ApiError } from '../../http/errors.js';
 import { newId } from '../../http/ids.js';
 import type { Principal } from '../../http/principal.js';
+import { jobBlobKey, jobBlobs, saveLocalFile } from '../../jobs/job-files.js';
 import { enqueueJob, getJob, type JobView, notifyJobQueued } from '../../jobs/jobs.service.js';
 import type { QsfDocument } from '../surveys/definition/qsf.js';
 import {
@@ -22,7 +23,7 @@ export const ERRORS_KEPT = 1000;
 
 export interface ImportPayload {
   surveyId: string;
-  /** Absolute path of the uploaded file (under the job files directory); removed when the job ends. */
+  /** The upload's BlobStore key (`<orgId>/uploads/<id>.upload`); removed when the job ends. */
   file: string;
   format: ImportFormat;
   decimalSeparator: '.' | ',';
@@ -79,10 +80,13 @@ async function checkFile(file: string | undefined): Promise<string> {
 
 /**
  * `POST /v3/responseimports`: checks the fields, the survey (404 GSI_2 outside the caller's reach) and the
- * file's header rows against the survey's export layout, then queues the job. The upload is removed
+ * file's header rows against the survey's export layout, stores it in the BlobStore (where the job reads
+ * it, on whichever node), then queues the job. The local upload is removed in any case, the stored one
  * when anything is refused. Answers the import id (`PGRS_`).
  */
 export async function startImport(deps: Deps, principal: Principal, request: ImportRequest): Promise<string> {
+  const blobs = jobBlobs(deps);
+  let key: string | undefined;
   try {
     const checked = checkFields(request);
     const survey = await accessibleSurvey(deps.db, principal, checked.surveyId);
@@ -91,9 +95,11 @@ export async function startImport(deps: Deps, principal: Principal, request: Imp
     const doc = fromJson<QsfDocument>(survey.definition);
     const { ignored } = matchFileHeader(doc, rows, checked.format, checked.surveyId);
     const id = newId('PGRS');
+    key = jobBlobKey(principal.organizationId, 'uploads', `${id}.upload`);
+    await saveLocalFile(blobs, key, file);
     const payload: ImportPayload = {
       surveyId: checked.surveyId,
-      file,
+      file: key,
       format: checked.format,
       decimalSeparator: checked.decimalSeparator,
     };
@@ -114,10 +120,12 @@ export async function startImport(deps: Deps, principal: Principal, request: Imp
     notifyJobQueued();
     return id;
   } catch (error) {
-    if (request.file) await rm(request.file, { force: true });
+    if (key) await blobs.remove(key);
     if (error instanceof ImportHeaderError || error instanceof UnreadableFileError)
       throw ApiError.of('FW_IMP_2', error.message);
     throw error;
+  } finally {
+    if (request.file) await rm(request.file, { force: true });
   }
 }
 

@@ -80,3 +80,77 @@ export function listResponsesAfter(
     .limit(limit)
     .execute();
 }
+
+/**
+ * Which responses an export takes: recorded on or after `from`, before `to` (ISO seconds, UTC), and after
+ * recorded-order position `afterSeq` (an export continuing an earlier one).
+ */
+export interface ResponseExportFilter {
+  surveyId: string;
+  from?: string;
+  to?: string;
+  afterSeq?: number;
+  /** Only these responses (or sessions in progress); never empty. */
+  responseIds?: readonly string[];
+}
+
+/** The responses the filter takes, to select from (the same `where` for counting, listing and measuring). */
+export function filteredResponses(db: Queryable, scope: Scope, filter: ResponseExportFilter) {
+  let q = db
+    .selectFrom('responses')
+    .where('organization_id', '=', scope.organizationId)
+    .where('survey_id', '=', filter.surveyId);
+  if (filter.from !== undefined) q = q.where('recorded_date', '>=', filter.from);
+  if (filter.to !== undefined) q = q.where('recorded_date', '<', filter.to);
+  if (filter.afterSeq !== undefined) q = q.where('seq', '>', filter.afterSeq);
+  if (filter.responseIds !== undefined) q = q.where('id', 'in', filter.responseIds);
+  return q;
+}
+
+export async function countFilteredResponses(
+  db: Queryable,
+  scope: Scope,
+  filter: ResponseExportFilter,
+): Promise<number> {
+  const row = await filteredResponses(db, scope, filter)
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * The JSON columns an export reads besides `values` (the format decides). Reading only those, not the
+ * whole row, was measured to halve the time spent in the database driver.
+ */
+export interface ResponseExportParts {
+  labels: boolean;
+  displayedFields: boolean;
+  displayedValues: boolean;
+}
+
+export type ExportResponseRow = Pick<ResponseRow, 'id' | 'seq' | 'values'> &
+  Partial<Pick<ResponseRow, 'labels' | 'displayed_fields' | 'displayed_values'>>;
+
+/** One batch of the filtered responses after sequence number `afterSeq`, in recorded order. */
+export function listFilteredResponsesAfter(
+  db: Queryable,
+  scope: Scope,
+  filter: ResponseExportFilter,
+  page: { afterSeq: number; limit: number; parts: ResponseExportParts },
+): Promise<ExportResponseRow[]> {
+  const { parts } = page;
+  const columns: ('id' | 'seq' | 'values' | 'labels' | 'displayed_fields' | 'displayed_values')[] = [
+    'id',
+    'seq',
+    'values',
+  ];
+  if (parts.labels) columns.push('labels');
+  if (parts.displayedFields) columns.push('displayed_fields');
+  if (parts.displayedValues) columns.push('displayed_values');
+  return filteredResponses(db, scope, filter)
+    .select(columns)
+    .where('seq', '>', page.afterSeq)
+    .orderBy('seq')
+    .limit(page.limit)
+    .execute();
+}

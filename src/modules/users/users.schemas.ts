@@ -97,23 +97,8 @@ export const WhoAmISchema = Type.Object({
 });
 export type WhoAmI = Static<typeof WhoAmISchema>;
 
-const keptRecords = new WeakMap<UserRow, UserRecord>();
-
-/**
- * A frozen row is one the read cache keeps (the caller's own, decision 0005): its record is built once,
- * frozen whole, and kept with it, so the serializer writes its JSON once (decision 0006).
- */
+/** Spec 2.5: the user record, as the API shows it (never the password hash). */
 export function toUserRecord(row: UserRow): UserRecord {
-  if (!Object.isFrozen(row)) return presentUser(row);
-  let record = keptRecords.get(row);
-  if (!record) {
-    record = deepFreeze(presentUser(row));
-    keptRecords.set(row, record);
-  }
-  return record;
-}
-
-function presentUser(row: UserRow): UserRecord {
   return {
     id: row.id,
     username: row.username,
@@ -138,14 +123,6 @@ function presentUser(row: UserRow): UserRecord {
     },
     permissions: permissionsFor(row.user_type),
   };
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    for (const child of Object.values(value)) deepFreeze(child);
-    Object.freeze(value);
-  }
-  return value;
 }
 
 export function toUserSummary(row: UserRow): UserSummary {

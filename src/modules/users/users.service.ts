@@ -7,14 +7,14 @@ import { newId } from '../../http/ids.js';
 import type { Page } from '../../http/paging.js';
 import { type Principal, requireBrandAdmin, type Scope, type UserType } from '../../http/principal.js';
 import { assertDivisionInScope } from '../divisions/divisions.service.js';
-import { findTokenOwner, replaceToken, type TokenOwnerRow } from './api-tokens.store.js';
+import { findTokenOwner, replaceToken } from './api-tokens.store.js';
 import { hashApiToken, hashPassword, newApiToken, sameHash } from './secrets.js';
 import type { CreateUserBody, UpdateUserBody } from './users.schemas.js';
 import * as store from './users.store.js';
 
 export async function getUser(deps: Deps, principal: Principal, userId: string): Promise<store.UserRow> {
   if (userId !== principal.userId) requireBrandAdmin(principal);
-  const row = Caller.recordOf(principal, userId) ?? (await store.findUser(deps.db, principal, userId));
+  const row = await store.findUser(deps.db, principal, userId);
   if (!row) throw userNotFound(userId);
   return row;
 }
@@ -124,34 +124,9 @@ export async function issueApiToken(db: Queryable, scope: Scope, userId: string,
 }
 
 /**
- * The principal the token lookup makes, carrying the caller's own row as read in this request:
- * `GET /users/{self}` and whoami need no second query. It lives as long as its request; the row is
- * private, so a principal that is logged or serialised never shows it (it holds the password hash).
- */
-class Caller implements Principal {
-  readonly userId: string;
-  readonly organizationId: string;
-  readonly userType: UserType;
-  readonly targetAudience: boolean;
-  readonly #row: store.UserRow;
-
-  constructor(row: TokenOwnerRow) {
-    this.userId = row.id;
-    this.organizationId = row.organization_id;
-    this.userType = row.user_type as UserType;
-    this.targetAudience = row.target_audience === 1;
-    this.#row = row;
-  }
-
-  static recordOf(principal: Principal, userId: string): store.UserRow | undefined {
-    return principal instanceof Caller && userId === principal.userId ? principal.#row : undefined;
-  }
-}
-
-/**
  * The authentication hook's lookup, on every request (spec 5.3: a replaced token fails on the very next
- * call, on every node; the store keeps a found owner only until the next write, decision 0005). Disabled
- * and expired accounts do not authenticate.
+ * call, on every node, so nothing is kept between calls). Disabled and expired accounts do not
+ * authenticate. The principal holds what authorisation needs and nothing more.
  */
 export async function principalForToken(deps: Deps, token: string): Promise<Principal | undefined> {
   if (!/^[A-Za-z0-9]{40}$/.test(token)) return undefined;
@@ -160,13 +135,16 @@ export async function principalForToken(deps: Deps, token: string): Promise<Prin
   if (!owner || !sameHash(owner.token_hash, hash) || owner.account_status !== 'active') return undefined;
   if (owner.account_expiration_date && new Date(owner.account_expiration_date) <= deps.clock.now())
     return undefined;
-  return new Caller(owner);
+  return {
+    userId: owner.user_id,
+    organizationId: owner.organization_id,
+    userType: owner.user_type as UserType,
+    targetAudience: owner.target_audience === 1,
+  };
 }
 
 export async function whoAmI(deps: Deps, principal: Principal) {
-  const row =
-    Caller.recordOf(principal, principal.userId) ??
-    (await store.findUser(deps.db, principal, principal.userId));
+  const row = await store.findUser(deps.db, principal, principal.userId);
   if (!row) throw userNotFound(principal.userId);
   return {
     brandId: row.organization_id,
@@ -210,4 +188,9 @@ export function addOwnerResponseCounts(
   delta: { auditable?: number; generated?: number; deleted?: number },
 ): Promise<void> {
   return store.addResponseCounts(db, scope, userId, delta);
+}
+
+/** For the organizations module: how many users the organisation has (its record's `userCount`). */
+export function countOrganizationUsers(db: Queryable, scope: Scope): Promise<number> {
+  return store.countOrganizationUsers(db, scope);
 }

@@ -1,5 +1,4 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
-import { preparedQuery } from '../../db/prepared.js';
 import type { UsersTable } from '../../db/schema.js';
 import type { Queryable } from '../../deps.js';
 import { type Page, pageWindow } from '../../http/paging.js';
@@ -7,13 +6,13 @@ import type { Scope } from '../../http/principal.js';
 
 export type UserRow = Selectable<UsersTable>;
 
-const userByIdQuery = preparedQuery((db) =>
-  db.selectFrom('users').selectAll().where('organization_id', '=', '').where('id', '=', ''),
-);
-
-export async function findUser(db: Queryable, scope: Scope, userId: string): Promise<UserRow | undefined> {
-  const [row] = await userByIdQuery(db, [scope.organizationId, userId]);
-  return row;
+export function findUser(db: Queryable, scope: Scope, userId: string): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('organization_id', '=', scope.organizationId)
+    .where('id', '=', userId)
+    .executeTakeFirst();
 }
 
 export function listUsers(db: Queryable, scope: Scope, page: Page): Promise<UserRow[]> {
@@ -144,4 +143,13 @@ export function listUsersWithTokens(db: Queryable, organizationId?: string): Pro
     .orderBy('users.created_at')
     .orderBy('users.id')
     .execute();
+}
+
+export async function countOrganizationUsers(db: Queryable, scope: Scope): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('organization_id', '=', scope.organizationId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
 }

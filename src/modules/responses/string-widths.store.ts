@@ -1,20 +1,20 @@
 /**
- * The `.sav` pre-pass: the dictionary (with each string's width) is written before the first case, so an
- * spss export first asks the database for the longest value of each string column, in UTF-8 bytes, over
- * the same responses the export streams: one aggregate query, one `max` per string column's key.
- * `values` is JSON text on both engines. Each length is that of the text the `.sav` writer writes
- * (sav-writer.ts `stringValue`): strings as they are, numbers and booleans as their JSON text (what
- * `String(value)` gives), arrays joined by `,`, newlines replaced when the export asks for it.
+ * The exports module's `.sav` pre-pass: the dictionary (with each string's width) is written before the
+ * first case, so an spss export first asks the database for the longest value of each string column, in
+ * UTF-8 bytes, over the same responses the export streams: one aggregate query, one `max` per string
+ * column's key. `values` is JSON text on both engines. Each length is that of the text the `.sav` writer
+ * writes (exports/formats/sav-writer.ts `stringValue`): strings as they are, numbers and booleans as their
+ * JSON text (what `String(value)` gives), arrays joined by `,`, newlines replaced when the export asks.
  * One lookup per key (json_extract / `->`) was measured 2-4x faster than `json_each` over every key.
  */
 import { type RawBuilder, sql } from 'kysely';
 import { isPostgres } from '../../db/dialect.js';
 import type { Queryable } from '../../deps.js';
 import type { Scope } from '../../http/principal.js';
-import { type ExportFilter, filtered } from './response-exports.store.js';
+import { filteredResponses, type ResponseExportFilter } from './responses.store.js';
 
 export interface StringWidthQuery {
-  filter: ExportFilter;
+  filter: ResponseExportFilter;
   /** The first N responses in recorded order, as the export takes them. */
   limit?: number;
   /** Value keys of the layout's string columns: only these are measured. */
@@ -69,7 +69,7 @@ export async function findStringWidths(
 ): Promise<Map<string, number>> {
   const keys = [...new Set(query.keys)];
   if (keys.length === 0) return new Map();
-  let responses = filtered(db.selectFrom('responses').select('values'), scope, query.filter);
+  let responses = filteredResponses(db, scope, query.filter).select('values');
   if (query.limit !== undefined) responses = responses.orderBy('seq').limit(query.limit);
   const postgres = isPostgres(db);
   const measure = postgres ? postgresMax : sqliteMax;
