@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
-import type { Database } from './db/schema.js';
 import type { BlobStore } from './files/blob-store.js';
+import type { Database } from './tables.js';
 
 /** What services need from the outside world, handed down from app.ts. */
 export interface Deps {

@@ -1,10 +1,10 @@
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
+import type { Database } from '../tables.js';
 import { isPostgres } from './dialect.js';
 import { migrations } from './migrations/index.js';
 import { privateSqliteFile } from './private-files.js';
-import type { Database } from './schema.js';
 
 export type Engine = 'sqlite' | 'postgres';
 

@@ -1,5 +1,5 @@
 import { type Compilable, type CompiledQuery, createQueryId, type Kysely } from 'kysely';
-import type { Database } from './schema.js';
+import type { Database } from '../tables.js';
 
 /** Where a named parameter goes in the built query; replaced by its value on each run. */
 class Param {

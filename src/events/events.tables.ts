@@ -2,7 +2,7 @@ import type { Generated } from 'kysely';
 
 /**
  * The tables of event subscriptions and the transactional outbox (DESIGN.md "Events"). Portable column
- * choices as in db/schema.ts: ISO 8601 text for times (scheduling columns hold `Date.toISOString()`, see
+ * choices as everywhere (docs/ARCHITECTURE.md): ISO 8601 text for times (scheduling columns hold `Date.toISOString()`, see
  * db/claim.ts), integers 0/1 for booleans, JSON text for payloads.
  */
 export interface EventSubscriptionsTable {

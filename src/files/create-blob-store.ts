@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import type { Database } from '../db/schema.js';
+import type { Database } from '../tables.js';
 import type { BlobStore } from './blob-store.js';
 import { createDatabaseBlobStore } from './database-blob-store.js';
 import { createDirectoryBlobStore } from './directory-blob-store.js';

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
+import type { Database } from '../tables.js';
 import { BlobNotFoundError, type ByteRange, byteSpan } from './blob-store.js';
 
 export interface StoredContent {

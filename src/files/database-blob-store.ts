@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Clock } from '../clock.js';
 import { isPostgres } from '../db/dialect.js';
-import type { Database } from '../db/schema.js';
+import type { Database } from '../tables.js';
 import {
   type BlobInfo,
   BlobNotFoundError,

@@ -1,4 +1,4 @@
-import type { Database } from '../../src/db/schema.js';
+import type { Database } from '../../src/tables.js';
 import type { TestApp } from './test-app.js';
 
 /** Tables whose rows carry the organisation that owns them. */

@@ -4,7 +4,6 @@ import type { Deps, Queryable } from '../../deps.js';
 import { ApiError } from '../../http/errors.js';
 import type { Page } from '../../http/paging.js';
 import type { Principal, Scope } from '../../http/principal.js';
-import { requireDirectory } from '../directories/directories.service.js';
 import {
   type ContactRow,
   changedContactRow,
@@ -14,6 +13,7 @@ import {
 import { type UpsertTarget, upsertContacts } from './contact-upsert.js';
 import type { ContactFields, ContactSearch, UpdateContactBody } from './contacts.schemas.js';
 import * as store from './contacts.store.js';
+import { requireDirectory } from './directories.service.js';
 
 /** Contact counts per directory id, for the directories listing. */
 export function countContactsByDirectory(deps: Deps, principal: Principal): Promise<Map<string, number>> {

@@ -7,10 +7,10 @@ import {
   type Updateable,
 } from 'kysely';
 import { isPostgres } from '../../db/dialect.js';
-import type { Database } from '../../db/schema.js';
 import type { Queryable } from '../../deps.js';
 import { type Page, pageWindow } from '../../http/paging.js';
 import type { Scope } from '../../http/principal.js';
+import type { Database } from '../../tables.js';
 import { insertMany } from './bulk-insert.js';
 import type { ContactRow } from './contact-fields.js';
 import type { ContactSearch } from './contacts.schemas.js';

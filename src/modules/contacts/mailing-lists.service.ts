@@ -3,8 +3,8 @@ import { ApiError } from '../../http/errors.js';
 import { type IdPrefix, newId } from '../../http/ids.js';
 import type { Page } from '../../http/paging.js';
 import type { Principal, Scope } from '../../http/principal.js';
-import { defaultDirectoryId, requireDirectory } from '../directories/directories.service.js';
 import { allUsersInScope } from '../users/users.service.js';
+import { defaultDirectoryId, requireDirectory } from './directories.service.js';
 import * as store from './mailing-lists.store.js';
 
 /**

@@ -6,7 +6,7 @@ import { ApiError } from '../../http/errors.js';
 import { newId } from '../../http/ids.js';
 import type { Page } from '../../http/paging.js';
 import { type Principal, requireBrandAdmin } from '../../http/principal.js';
-import { assertDivisionInScope } from '../divisions/divisions.service.js';
+import { assertDivisionInScope } from '../users/divisions.service.js';
 import { allUsersInScope } from '../users/users.service.js';
 import type { CreateGroupBody } from './groups.schemas.js';
 import * as store from './groups.store.js';

@@ -2,7 +2,7 @@ import { isoSeconds } from '../../clock.js';
 import { isUniqueViolation } from '../../db/database.js';
 import { flag } from '../../db/json.js';
 import type { Queryable } from '../../deps.js';
-import { createDefaultDirectory } from '../directories/directories.service.js';
+import { createDefaultDirectory } from '../contacts/directories.service.js';
 import { insertNewUser, issueApiToken } from '../users/users.service.js';
 import { countOrganizations, insertOrganization } from './organizations.store.js';
 

@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
-import type { OrganizationsTable } from '../../db/schema.js';
 import type { Queryable } from '../../deps.js';
+import type { OrganizationsTable } from './organizations.tables.js';
 
 export type OrganizationRow = Selectable<OrganizationsTable>;
 

@@ -1,8 +1,8 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
-import type { UsersTable } from '../../db/schema.js';
 import type { Queryable } from '../../deps.js';
 import { type Page, pageWindow } from '../../http/paging.js';
 import type { Scope } from '../../http/principal.js';
+import type { UsersTable } from './users.tables.js';
 
 export type UserRow = Selectable<UsersTable>;
 

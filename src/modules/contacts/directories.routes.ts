@@ -2,7 +2,7 @@ import type { Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
 import { Envelope, ok } from '../../http/envelope.js';
 import { PagedList, PagingQuery, pagedResult, pageOf } from '../../http/paging.js';
-import { countContactsByDirectory } from '../contacts/contacts.service.js';
+import { countContactsByDirectory } from './contacts.service.js';
 import { DirectorySchema, toDirectory } from './directories.schemas.js';
 import { listDirectories } from './directories.service.js';
 

@@ -1,8 +1,8 @@
 import type { Insertable, Selectable } from 'kysely';
-import type { DivisionsTable } from '../../db/schema.js';
 import type { Queryable } from '../../deps.js';
 import { type Page, pageWindow } from '../../http/paging.js';
 import type { Scope } from '../../http/principal.js';
+import type { DivisionsTable } from './divisions.tables.js';
 
 export type DivisionRow = Selectable<DivisionsTable>;
 

@@ -6,9 +6,9 @@ import { ApiError } from '../../http/errors.js';
 import { newId } from '../../http/ids.js';
 import type { Page } from '../../http/paging.js';
 import { type Principal, requireBrandAdmin, type Scope } from '../../http/principal.js';
-import { allUsersInScope } from '../users/users.service.js';
 import type { CreateDivisionBody } from './divisions.schemas.js';
 import * as store from './divisions.store.js';
+import { allUsersInScope } from './users.service.js';
 
 export async function getDivision(deps: Deps, principal: Principal, divisionId: string) {
   const row = await store.findDivision(deps.db, principal, divisionId);

@@ -1,0 +1,14 @@
+/** Portable columns (docs/ARCHITECTURE.md): timestamps ISO 8601 UTC text, booleans 0/1, JSON as text. */
+export interface OrganizationsTable {
+  id: string;
+  name: string;
+  type: string;
+  status: string;
+  target_audience: number;
+  created_at: string;
+  expiration_date: string | null;
+}
+
+export interface OrganizationTables {
+  organizations: OrganizationsTable;
+}
