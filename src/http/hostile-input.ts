@@ -5,19 +5,16 @@
  * value nested thousands deep overflows the stack of whatever serialises it later.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { unstorableCharacter } from '../db/storable-text.js';
 import { ApiError } from './errors.js';
 
 /** Far deeper than any real request (a QSF document nests about 12 levels). */
 export const MAX_DEPTH = 64;
 
-// String.prototype.isWellFormed (ES2024, in Node 20) is false exactly when a surrogate is unpaired,
-// and ten times faster than a regular expression; the project's lib is ES2022, hence the cast.
-const isWellFormed = (text: string) => (text as string & { isWellFormed(): boolean }).isWellFormed();
-
 function textProblem(text: string): string | undefined {
-  if (text.includes('\u0000')) return 'contains a NUL character';
-  if (!isWellFormed(text)) return 'contains an unpaired surrogate';
-  return undefined;
+  const found = unstorableCharacter(text);
+  if (!found) return undefined;
+  return 'nul' in found ? 'contains a NUL character' : 'contains an unpaired surrogate';
 }
 
 /**
