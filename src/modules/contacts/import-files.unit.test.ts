@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   checkImportFile,
   type ImportFormat,
@@ -10,6 +10,7 @@ import {
 } from './import-files.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fieldwork-import-files-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 function file(content: string, format: ImportFormat): string {
   const path = join(dir, `f${++n}.${format}`);
