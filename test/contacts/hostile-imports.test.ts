@@ -57,7 +57,11 @@ async function importJobs(): Promise<number> {
   return Number(row.n);
 }
 
-const jobFiles = () => readdir(join(dataDir, 'jobs')).catch(() => [] as string[]);
+// Every file under the data directory: scratch copies (jobs/) and the blob store (blobs/) alike.
+const jobFiles = async () =>
+  (await readdir(dataDir, { recursive: true, withFileTypes: true }))
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name));
 
 /** Asserts the call stored nothing: no new job, no file left in the job files directory, an empty list. */
 async function expectNothingStored(listId: string, call: () => Promise<void>) {

@@ -73,7 +73,11 @@ describe('response import files', () => {
   it('a file past the import limit: 413 FW_VAL_4, no import queued, no file kept', async () => {
     const surveyId = await importSmallSurvey(t, org.apiToken);
     const rows = Math.ceil(LIMIT / line(GOOD).length) + 1;
-    const files = () => readdir(join(dataDir, 'jobs')).catch(() => [] as string[]);
+    // Every file under the data directory: scratch copies (jobs/) and the blob store (blobs/) alike.
+    const files = async () =>
+      (await readdir(dataDir, { recursive: true, withFileTypes: true }))
+        .filter((entry) => entry.isFile())
+        .map((entry) => join(entry.parentPath, entry.name));
     const jobs = async () =>
       (
         await t.database.db
