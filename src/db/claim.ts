@@ -1,5 +1,5 @@
 import type { AliasedExpression, Kysely } from 'kysely';
-import { dialectOf } from './dialect.js';
+import { dialectOf } from './dialect/index.js';
 
 /**
  * Claiming due work, the one mechanism every worker uses (event deliveries, jobs). A claim is a lease:

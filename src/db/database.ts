@@ -2,7 +2,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../tables.js';
-import { isPostgres } from './dialect.js';
+import { dialectOf } from './dialect/index.js';
 import { migrations } from './migrations/index.js';
 import { privateSqliteFile } from './private-files.js';
 
@@ -213,7 +213,7 @@ function discardOnReadTimeout(client: pg.PoolClient): void {
  * Whoever drops a schema takes the same lock (`SCHEMA_CHANGE_LOCK`).
  */
 export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
-  if (!isPostgres(db)) return migrateWith(db);
+  if (!postgresSettings.has(db)) return migrateWith(db);
   return withoutStatementLimits(db, (unlimited) => migrateLocked(unlimited));
 }
 
@@ -234,7 +234,7 @@ export const SCHEMA_CHANGE_LOCK = 4_242_001;
 async function migrateWith(db: Kysely<Database>): Promise<string[]> {
   // Kysely looks for its own tables in any schema unless told which; name the one in use, so that
   // several schemas in one PostgreSQL database (one per test file) never see each other's.
-  const migrationTableSchema = await currentSchema(db);
+  const migrationTableSchema = await dialectOf(db).currentSchema(db);
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
@@ -243,12 +243,6 @@ async function migrateWith(db: Kysely<Database>): Promise<string[]> {
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
-}
-
-async function currentSchema(db: Kysely<Database>): Promise<string | undefined> {
-  if (!isPostgres(db)) return undefined;
-  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
-  return rows[0]?.schema;
 }
 
 /** Whether `select 1` answers within `timeoutMs`: a frozen server answers nothing, and a check must not hang. */
@@ -269,7 +263,4 @@ export async function isReachable(db: Kysely<Database>, timeoutMs: number): Prom
 }
 
 /** A unique-constraint violation, on either engine: the service turns it into a 409 naming the field. */
-export function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown })?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
-}
+export { isUniqueViolation } from './dialect/index.js';

@@ -1,4 +1,4 @@
-import { isPostgres } from '../db/dialect.js';
+import { dialectOf } from '../db/dialect/index.js';
 import type { Queryable } from '../deps.js';
 import { type RecordedAttempt, recordAttempts } from './outbox.store.js';
 
@@ -9,7 +9,7 @@ export interface RecorderLog {
 /**
  * Group commit for the delivery log: attempts that finish close together are written in one transaction
  * (one lock and one commit for many rows), so recording costs far less than the POSTs themselves. An
- * attempt waits at most FLUSH_DELAY_MS, its row leased meanwhile. If a write fails, nothing of its batch
+ * attempt waits at most the dialect's writeBatchDelayMs, its row leased meanwhile. If a write fails, nothing of its batch
  * is written: those deliveries keep their lease, which runs out, and they are attempted again
  * (at-least-once).
  */
@@ -17,8 +17,6 @@ export interface RecorderLog {
  * A transaction is five round trips on PostgreSQL (begin, update, insert, counter, commit), and each wakes
  * the server: a longer wait there means far fewer of them per delivery. SQLite's run in-process.
  */
-const FLUSH_DELAY_MS = { sqlite: 10, postgres: 50 };
-
 export class AttemptRecorder {
   private readonly queue: RecordedAttempt[] = [];
   private flushing: Promise<void> | undefined;
@@ -27,7 +25,7 @@ export class AttemptRecorder {
     private readonly db: Queryable,
     private readonly owner: string,
     private readonly log: RecorderLog,
-    private readonly delayMs = isPostgres(db) ? FLUSH_DELAY_MS.postgres : FLUSH_DELAY_MS.sqlite,
+    private readonly delayMs = dialectOf(db).writeBatchDelayMs,
     private readonly batchSize = 500,
   ) {}
 

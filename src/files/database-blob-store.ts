@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Clock } from '../clock.js';
-import { isPostgres } from '../db/dialect.js';
+import { dialectOf } from '../db/dialect/index.js';
 import type { Database } from '../tables.js';
 import {
   type BlobInfo,
@@ -184,10 +184,7 @@ function findLive(db: Kysely<Database>, key: string) {
  * transaction at a time already. Sorted, so two renames over the same pair cannot deadlock.
  */
 async function lockKeys(trx: Transaction<Database>, keys: string[]): Promise<void> {
-  if (!isPostgres(trx)) return;
-  for (const key of [...new Set(keys)].sort()) {
-    await sql`select pg_advisory_xact_lock(${BLOB_KEY_LOCK}, hashtext(${key}))`.execute(trx);
-  }
+  await dialectOf(trx).lockKeys(trx, BLOB_KEY_LOCK, keys);
 }
 
 /** The advisory-lock class of blob keys (the two-number form, apart from database.ts's one-number locks). */

@@ -1,14 +1,16 @@
 import { type Kysely, sql } from 'kysely';
-import { isPostgres } from '../dialect.js';
+import { dialectOf } from '../dialect/index.js';
 
 // Usernames were unique across the whole store: one organisation could take `admin@squat` and so block
 // `fieldwork init --brand squat`, and its 409 told that the name existed elsewhere. Now a username is
 // unique within its organisation only.
 
+// The two engines change a column constraint in different ways: the one migration that names the engine
+// (every other difference is a named dialect function).
 // Written against Kysely<any> so the migration stays frozen in time whatever the schema types become.
 // biome-ignore lint/suspicious/noExplicitAny: see above
 export async function up(db: Kysely<any>): Promise<void> {
-  if (isPostgres(db)) {
+  if (dialectOf(db).engine === 'postgres') {
     await sql`alter table users drop constraint users_username_key`.execute(db);
   } else {
     await rebuildSqliteUsers(db, GLOBAL_UNIQUE, NOT_UNIQUE);
@@ -24,7 +26,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 // biome-ignore lint/suspicious/noExplicitAny: see up()
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('users_org_username').execute();
-  if (isPostgres(db)) {
+  if (dialectOf(db).engine === 'postgres') {
     await sql`alter table users add constraint users_username_key unique (username)`.execute(db);
   } else {
     await rebuildSqliteUsers(db, NOT_UNIQUE, GLOBAL_UNIQUE);

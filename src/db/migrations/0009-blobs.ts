@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { isPostgres } from '../dialect.js';
+import { dialectOf } from '../dialect/index.js';
 
 // The database blob store (issue 18 item 5): contents in `blobs`, their bytes in `blob_chunks`. Written
 // against Kysely<any> so it stays frozen in time.
@@ -23,7 +23,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable('blob_chunks')
     .addColumn('blob_id', 'text', (c) => c.notNull().references('blobs.id').onDelete('cascade'))
     .addColumn('seq', 'integer', (c) => c.notNull())
-    .addColumn('data', isPostgres(db) ? 'bytea' : 'blob', (c) => c.notNull())
+    .addColumn('data', dialectOf(db).binaryType, (c) => c.notNull())
     .addPrimaryKeyConstraint('blob_chunks_pk', ['blob_id', 'seq'])
     .execute();
 }

@@ -1,5 +1,5 @@
 import { CompiledQuery } from 'kysely';
-import { isPostgres } from '../../db/dialect.js';
+import { dialectOf, type EngineDialect } from '../../db/dialect/index.js';
 import type { Queryable } from '../../deps.js';
 
 const texts = new Map<string, string>();
@@ -19,27 +19,27 @@ export async function insertMany(
   tail = '',
 ): Promise<void> {
   if (rows.length === 0) return;
-  const postgres = isPostgres(db);
-  const key = `${postgres}|${table}|${columns.join(',')}|${rows.length}|${tail}`;
+  const dialect = dialectOf(db);
+  const key = `${dialect.engine}|${table}|${columns.join(',')}|${rows.length}|${tail}`;
   let text = texts.get(key);
   if (text === undefined) {
-    text = insertText(postgres, table, columns, rows.length, tail);
+    text = insertText(dialect, table, columns, rows.length, tail);
     if (texts.size >= MAX_TEXTS) texts.delete(texts.keys().next().value as string);
     texts.set(key, text);
   }
   await db.executeQuery(CompiledQuery.raw(text, rows.flat()));
 }
 
-/** PostgreSQL numbers its placeholders (`$1`), SQLite takes `?`: the one difference, named here. */
+/** PostgreSQL numbers its placeholders (`$1`), SQLite takes `?`: the dialect names each. */
 function insertText(
-  postgres: boolean,
+  dialect: EngineDialect,
   table: string,
   columns: readonly string[],
   count: number,
   tail: string,
 ) {
   let n = 0;
-  const row = () => `(${columns.map(() => (postgres ? `$${++n}` : '?')).join(', ')})`;
+  const row = () => `(${columns.map(() => dialect.placeholder(++n)).join(', ')})`;
   const values = Array.from({ length: count }, row).join(', ');
   return `insert into "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) values ${values} ${tail}`.trim();
 }

@@ -6,7 +6,7 @@ import {
   sql,
   type Updateable,
 } from 'kysely';
-import { isPostgres } from '../../db/dialect.js';
+import { dialectOf } from '../../db/dialect/index.js';
 import type { Queryable } from '../../deps.js';
 import { type Page, pageWindow } from '../../http/paging.js';
 import type { Scope } from '../../http/principal.js';
@@ -204,7 +204,5 @@ function escapeLike(text: string): string {
  */
 // biome-ignore lint/suspicious/noExplicitAny: works on any database type
 function embeddedValue(db: Kysely<any>, key: string) {
-  return isPostgres(db)
-    ? sql`(embedded_data::json ->> ${key})`
-    : sql`json_extract(embedded_data, ${`$."${key}"`})`;
+  return dialectOf(db).jsonField('embedded_data', key);
 }

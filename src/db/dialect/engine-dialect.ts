@@ -1,0 +1,58 @@
+import type { Kysely, RawBuilder, SelectQueryBuilder, Transaction } from 'kysely';
+
+// The dialect works on any database type (and on any table's rows).
+// biome-ignore lint/suspicious/noExplicitAny: see above
+type AnyDatabase = any;
+
+/**
+ * Every difference between the two engines, as named functions (issue 18 item 2): `sqlite.ts` and
+ * `postgres.ts` each implement this, `dialectOf(db)` (index.ts) picks one, and no other file asks which
+ * engine it runs on (STYLE.md, after Kysely's own dialect overrides).
+ */
+export interface EngineDialect {
+  readonly engine: 'sqlite' | 'postgres';
+
+  /**
+   * The row selection of a claim (db/claim.ts). PostgreSQL: rows another worker's claim has locked are
+   * skipped, not waited for, so any number of workers claim at once without taking the same row.
+   */
+  skipLockedRows<DB, TB extends keyof DB, O>(
+    query: SelectQueryBuilder<DB, TB, O>,
+  ): SelectQueryBuilder<DB, TB, O>;
+
+  /** One field of a JSON text column, as text (null when absent). Keys never hold quotes or backslashes. */
+  jsonField(column: string, key: string): RawBuilder<string | null>;
+
+  /** The SQL text of the n-th (1-based) bound value in a statement written as text (db/bulk-insert.ts). */
+  placeholder(position: number): string;
+
+  /**
+   * The longest value of each key of a JSON text column, in UTF-8 bytes as `String(value)` writes it
+   * (arrays joined by `,`), over the rows `rows` selects (which selects that column as `values`);
+   * `newline` replaces CRLF, CR and LF first when given. One aggregate query; 0 for a key no row has.
+   */
+  longestJsonValues(
+    db: Kysely<AnyDatabase>,
+    rows: SelectQueryBuilder<AnyDatabase, AnyDatabase, { values: string }>,
+    keys: readonly string[],
+    newline: string | undefined,
+  ): Promise<number[]>;
+
+  /**
+   * Serialises changes to the same keys until the transaction ends (PostgreSQL: advisory transaction
+   * locks, sorted so two callers cannot deadlock; SQLite runs one write transaction at a time already).
+   */
+  lockKeys(trx: Transaction<AnyDatabase>, lockClass: number, keys: readonly string[]): Promise<void>;
+
+  /** The column type of raw bytes. */
+  readonly binaryType: 'blob' | 'bytea';
+
+  /** How long a batched writer waits to gather a batch: a commit costs more on a server than in-process. */
+  readonly writeBatchDelayMs: number;
+
+  /** The schema tables live in (PostgreSQL's current schema; SQLite has none). */
+  currentSchema(db: Kysely<AnyDatabase>): Promise<string | undefined>;
+
+  /** A unique-constraint violation raised by this engine's driver. */
+  isUniqueViolation(error: unknown): boolean;
+}
