@@ -3,6 +3,7 @@ import type { App } from '../../http/app-types.js';
 import { done, Envelope, IdResultSchema, MetaOnlySchema, ok } from '../../http/envelope.js';
 import { emptyBodyAsObject } from '../../http/optional-body.js';
 import { PagedList, PagingQuery, pagedResult, pageOf } from '../../http/paging.js';
+import { limitClass } from '../../http/rate-limit.js';
 import {
   CreateSubscriptionBodySchema,
   DeliveryIdParams,
@@ -23,6 +24,7 @@ export function registerEventSubscriptionRoutes(app: App, deps: Deps): void {
   app.post(
     '/eventsubscriptions',
     {
+      config: { rateLimit: limitClass('eventSubscriptions') },
       schema: {
         tags,
         summary: 'Create an event subscription',
@@ -37,6 +39,7 @@ export function registerEventSubscriptionRoutes(app: App, deps: Deps): void {
   app.get(
     '/eventsubscriptions',
     {
+      config: { rateLimit: limitClass('eventSubscriptions') },
       schema: {
         tags,
         summary: 'List event subscriptions',
@@ -54,6 +57,7 @@ export function registerEventSubscriptionRoutes(app: App, deps: Deps): void {
   app.delete(
     '/eventsubscriptions',
     {
+      config: { rateLimit: limitClass('eventSubscriptions') },
       preValidation: emptyBodyAsObject,
       schema: {
         tags,
@@ -70,6 +74,7 @@ export function registerEventSubscriptionRoutes(app: App, deps: Deps): void {
   app.get(
     '/eventsubscriptions/:eventSubscriptionId',
     {
+      config: { rateLimit: limitClass('eventSubscriptions') },
       schema: {
         tags,
         summary: 'Get an event subscription',
@@ -86,6 +91,7 @@ export function registerEventSubscriptionRoutes(app: App, deps: Deps): void {
   app.delete(
     '/eventsubscriptions/:eventSubscriptionId',
     {
+      config: { rateLimit: limitClass('eventSubscriptions') },
       preValidation: emptyBodyAsObject,
       schema: {
         tags,
@@ -103,6 +109,7 @@ export function registerEventSubscriptionRoutes(app: App, deps: Deps): void {
   app.get(
     '/eventsubscriptions/:eventSubscriptionId/deliveries',
     {
+      config: { rateLimit: limitClass('eventSubscriptions') },
       schema: {
         tags,
         summary: 'The delivery log of a subscription, newest first, with every attempt',
@@ -128,6 +135,7 @@ export function registerEventSubscriptionRoutes(app: App, deps: Deps): void {
   app.post(
     '/eventsubscriptions/:eventSubscriptionId/deliveries/:deliveryId/retry',
     {
+      config: { rateLimit: limitClass('eventSubscriptions') },
       preValidation: emptyBodyAsObject,
       schema: {
         tags,
@@ -148,6 +156,7 @@ export function registerEventSubscriptionRoutes(app: App, deps: Deps): void {
   app.post(
     '/eventsubscriptions/:eventSubscriptionId/deliveries/replay',
     {
+      config: { rateLimit: limitClass('eventSubscriptions') },
       schema: {
         tags,
         summary: 'Send again every failed delivery of events recorded since a date',

@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
+import type { AttemptRow, DeliveryLogRow } from '../../events/delivery-log.store.js';
 import { Nullable, StringEnum, Timestamp } from '../../http/schema-types.js';
-import type { AttemptRow, DeliveryRow, SubscriptionRow } from './eventsubscriptions.store.js';
+import type { SubscriptionRow } from './eventsubscriptions.store.js';
 
 /** Spec 2.3 and COMPAT.md: the sharedKey is never part of it. `status` is ours (a 410 disables). */
 export const EventSubscriptionSchema = Type.Object({
@@ -84,7 +85,7 @@ export function toEventSubscription(row: SubscriptionRow): EventSubscription {
   };
 }
 
-export function toDelivery(row: DeliveryRow, attempts: AttemptRow[]): Delivery {
+export function toDelivery(row: DeliveryLogRow, attempts: AttemptRow[]): Delivery {
   return {
     id: row.id,
     eventId: row.event_id,

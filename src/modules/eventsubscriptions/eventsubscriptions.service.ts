@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { isUniqueViolation } from '../../db/database.js';
 import { flag } from '../../db/json.js';
 import type { Deps } from '../../deps.js';
+import * as deliveryLog from '../../events/delivery-log.store.js';
 import { isEncryptionKey } from '../../events/message.js';
 import { openSecret, sealSecret } from '../../events/sealed-secret.js';
 import { secretKeyOf } from '../../events/secret-key.js';
@@ -107,13 +108,17 @@ export async function getSubscription(deps: Deps, principal: Principal, id: stri
 export async function deleteSubscription(deps: Deps, principal: Principal, id: string): Promise<void> {
   requireBrandAdmin(principal);
   await deps.db.transaction().execute(async (trx) => {
+    await deliveryLog.deleteDeliveriesOf(trx, principal, id);
     if ((await store.deleteSubscriptions(trx, principal, id)) === 0) throw subscriptionNotFound(id);
   });
 }
 
 export async function deleteAllSubscriptions(deps: Deps, principal: Principal): Promise<void> {
   requireBrandAdmin(principal);
-  await deps.db.transaction().execute((trx) => store.deleteSubscriptions(trx, principal).then(() => {}));
+  await deps.db.transaction().execute(async (trx) => {
+    await deliveryLog.deleteDeliveriesOf(trx, principal);
+    await store.deleteSubscriptions(trx, principal);
+  });
 }
 
 export async function listDeliveries(
@@ -124,8 +129,8 @@ export async function listDeliveries(
   status?: string,
 ) {
   await getSubscription(deps, principal, subscriptionId);
-  const rows = await store.listDeliveries(deps.db, principal, subscriptionId, page, status);
-  const attempts = await store.listAttempts(
+  const rows = await deliveryLog.listDeliveries(deps.db, principal, subscriptionId, page, status);
+  const attempts = await deliveryLog.listAttempts(
     deps.db,
     principal,
     rows.map((row) => row.id),
@@ -147,14 +152,14 @@ export async function retryDelivery(
 ) {
   const subscription = await getSubscription(deps, principal, subscriptionId);
   assertActive(subscription);
-  const found = await store.findDelivery(deps.db, principal, subscriptionId, deliveryId);
+  const found = await deliveryLog.findDelivery(deps.db, principal, subscriptionId, deliveryId);
   if (!found) throw ApiError.of('FW_EVT_1', `Delivery ${deliveryId} not found.`);
-  const requeued = await store.requeueDeliveries(deps.db, principal, subscriptionId, deps.clock.now(), {
+  const requeued = await deliveryLog.requeueDeliveries(deps.db, principal, subscriptionId, deps.clock.now(), {
     deliveryId,
   });
   if (requeued === 0) throw ApiError.of('FW_EVT_2', `Delivery ${deliveryId} is being attempted right now.`);
-  const row = await store.findDelivery(deps.db, principal, subscriptionId, deliveryId);
-  const attempts = await store.listAttempts(deps.db, principal, [deliveryId]);
+  const row = await deliveryLog.findDelivery(deps.db, principal, subscriptionId, deliveryId);
+  const attempts = await deliveryLog.listAttempts(deps.db, principal, [deliveryId]);
   return toDelivery(row ?? found, attempts);
 }
 
@@ -171,7 +176,7 @@ export async function replayFailed(
   const since = new Date(body.since);
   const until = body.until ? new Date(body.until) : now;
   if (until.getTime() < since.getTime()) throw ApiError.invalid('until', 'must not be earlier than since');
-  return store.requeueDeliveries(deps.db, principal, subscriptionId, now, {
+  return deliveryLog.requeueDeliveries(deps.db, principal, subscriptionId, now, {
     failedSince: since.toISOString(),
     failedUntil: until.toISOString(),
   });
