@@ -195,6 +195,30 @@ describe('contact imports', () => {
     expect(notAList.status).toBe(400);
   });
 
+  it('answers a file part sent without a file name in the envelope (found by the fuzz test: it answered 500)', async () => {
+    const listId = await createDirectoryList(t, org.apiToken, org.directoryId);
+    const boundary = 'nofilename';
+    const part = (type: string, content: string) =>
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"\r\nContent-Type: ${type}\r\n\r\n${content}\r\n--${boundary}--\r\n`,
+      );
+    const headers = { 'content-type': `multipart/form-data; boundary=${boundary}` };
+    const url = `/API/v3/mailinglists/${listId}/contactimports`;
+    const unknown = await t.call(
+      org.apiToken,
+      'POST',
+      url,
+      part('application/octet-stream', '\u0000'),
+      headers,
+    );
+    expect(unknown.status).toBe(415);
+    expect(unknown.body.meta.error.errorCode).toBe('FW_VAL_3');
+    // Without a file name, multipart reads a text part as a form field: no file, said so.
+    const field = await t.call(org.apiToken, 'POST', url, part('text/csv', 'firstName\nAda'), headers);
+    expect(field.status).toBe(400);
+    expect(field.body.meta.error.errorMessage).toContain('file is required');
+  });
+
   it('answers 404 for an unknown import and for an import of another list', async () => {
     const listA = await createDirectoryList(t, org.apiToken, org.directoryId);
     const listB = await createDirectoryList(t, org.apiToken, org.directoryId);

@@ -111,8 +111,9 @@ async function importSource(request: FastifyRequest, limit: UploadLimit): Promis
   return { kind: 'contacts', contacts };
 }
 
-function formatOf(filename: string, mimetype: string): ImportFormat {
-  const lower = filename.toLowerCase();
+/** A part sent with no file name (`Content-Disposition: form-data; name="file"`) has none: judged by its type. */
+function formatOf(filename: string | undefined, mimetype: string): ImportFormat {
+  const lower = (filename ?? '').toLowerCase();
   if (lower.endsWith('.csv') || mimetype === 'text/csv') return 'csv';
   if (lower.endsWith('.json') || mimetype === 'application/json') return 'json';
   throw ApiError.of(
