@@ -74,7 +74,11 @@ export default async function bench(): Promise<BenchResult> {
     });
   }
 
-  const app = await buildApp({ config: readConfig({ data: ':memory:' }, {}), database, clock: systemClock });
+  const app = await buildApp({
+    config: readConfig({ data: ':memory:', rateLimit: '0' }, {}),
+    database,
+    clock: systemClock,
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const appUrl = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
   const bare = Fastify();

@@ -1,137 +1,143 @@
 /**
- * Issue 5: completed responses per second through the survey-taking engine's pages on SQLite: each
- * respondent opens the anonymous link (a new session), posts three pages (with a forced matrix and a
- * requested essay) and follows every redirect, as a browser does; the last page records the response
- * with its completion event (outbox row plus a delivery row for a subscriber). Beside it, the bare
- * insert of the same response rows through Kysely in the same process. The delivery worker is not
- * running: what is measured is taking and recording, not delivering.
+ * Issue 20: survey taking through the pages, on SQLite and PostgreSQL. Respondents (16, then 64 at once,
+ * in a load generator process of their own) each open the anonymous link, post the survey's three pages
+ * (a forced matrix and a requested essay among them) and follow every redirect as a browser does; the last
+ * page records the response with its completion event (outbox row plus a delivery row for a subscriber).
+ * Beside it, the bare app: the same requests answered by a Fastify app that sends pages of the same HTML
+ * and inserts one response row per request, on the same database. Then the same survey with a 95 KB
+ * definition (questions the flow never shows) against the 5 KB one. The delivery worker is not running:
+ * what is measured is taking and recording, not delivering.
+ *
+ * Goals: completed responses at 16 and 64 respondents at least 0.5 (SQLite) and 0.35 (PostgreSQL) of the
+ * bare app's; page p99 under 50 ms at 16; no errors; 95 KB at least 0.8 of 5 KB.
+ * `BENCH_ENGINES=sqlite` runs one engine; `ENGINE_BENCH_S` sets the measured seconds of a run (default 6).
  */
 import { readFileSync } from 'node:fs';
-import { buildApp } from '../src/app.js';
-import { systemClock } from '../src/clock.js';
-import { readConfig } from '../src/config.js';
-import { createDatabase, migrateToLatest } from '../src/db/database.js';
-import { newId } from '../src/http/ids.js';
-import { bootstrapOrganization } from '../src/modules/organizations/bootstrap.service.js';
+import type { Db, Engine } from '../src/db/database.js';
 import type { BenchResult } from './run.js';
+import {
+  capturePages,
+  createActiveSurvey,
+  ENGINES,
+  openBenchDatabase,
+  paddedQsf,
+  type RespondentsResult,
+  runRespondents,
+  startBare,
+  startFieldwork,
+} from './survey-taking.js';
 
-const DURATION_S = 8;
-const RESPONDENTS = 16;
+const DURATION_S = Number(process.env.ENGINE_BENCH_S ?? 6);
+const WARM_UP_S = 1;
+const ROUNDS = 2;
+const RESPONDENTS = [16, 64];
 const QSF = readFileSync(new URL('../test/fixtures/engine/pets.qsf', import.meta.url), 'utf8');
+// About 95 KB once stored (the stored definition spells out what the file leaves implicit).
+const BIG_QSF = paddedQsf(QSF, 60_000);
+const END_TEXT = 'Thank you for telling us about your pets.';
 const PAGES: Record<string, string>[] = [
   { QID1: '1' },
   { QID2_TEXT: 'Rex', QID3: '1' },
   { QID4_1: '1', QID4_2: '2', _fw_action: 'continue' },
 ];
 
-/** One respondent: a cookie jar and the redirects a browser would follow. */
-async function respond(origin: string, surveyId: string): Promise<number> {
-  let cookie = '';
-  let requests = 0;
-  const go = async (path: string, body?: URLSearchParams): Promise<string> => {
-    let response = await fetch(`${origin}${path}`, {
-      method: body ? 'POST' : 'GET',
-      redirect: 'manual',
-      headers: cookie ? { cookie } : {},
-      ...(body ? { body } : {}),
-    });
-    requests++;
-    const set = response.headers.get('set-cookie');
-    if (set) cookie = set.split(';')[0] ?? '';
-    while (response.status === 303) {
-      await response.arrayBuffer();
-      response = await fetch(`${origin}${response.headers.get('location')}`, { headers: { cookie } });
-      requests++;
-    }
-    return response.text();
-  };
-  const path = `/jfe/form/${surveyId}`;
-  let page = await go(path);
-  for (const fields of PAGES) {
-    const form = new URLSearchParams(fields);
-    for (const name of ['_fw_session', '_fw_page'])
-      form.set(name, new RegExp(`name="${name}" value="([^"]*)"`).exec(page)?.[1] ?? '');
-    page = await go(path, form);
-  }
-  if (!page.includes('Thank you for telling us about your pets.')) throw new Error('the survey did not end');
-  return requests;
+const load = (origin: string, surveyId: string, respondents: number, warmUpS = WARM_UP_S) =>
+  runRespondents({
+    origin,
+    surveyId,
+    respondents,
+    warmUpS,
+    durationS: DURATION_S,
+    pages: PAGES,
+    endText: END_TEXT,
+  });
+
+const describe = (r: RespondentsResult) =>
+  `${r.completedPerS.toFixed(0)}/s (${r.requestsPerS.toFixed(0)} requests/s, ${(r.serverCpuMs ?? 0).toFixed(2)} ms server CPU each), ` +
+  `p50 ${r.p50Ms.toFixed(1)} p99 ${r.p99Ms.toFixed(1)} max ${r.maxMs.toFixed(0)} ms, ` +
+  `${r.errors} errors${r.firstError ? ` (${r.firstError})` : ''}`;
+
+/** The stored definition's length in KB. */
+async function definitionKb(database: Db, surveyId: string): Promise<number> {
+  const row = await database.db
+    .selectFrom('surveys')
+    .select('definition')
+    .where('id', '=', surveyId)
+    .executeTakeFirstOrThrow();
+  return Math.round(row.definition.length / 1024);
 }
 
-async function engineRate(origin: string, surveyId: string) {
-  const until = performance.now() + DURATION_S * 1000;
-  let completed = 0;
-  let requests = 0;
-  await Promise.all(
-    Array.from({ length: RESPONDENTS }, async () => {
-      while (performance.now() < until) {
-        const made = await respond(origin, surveyId);
-        requests += made;
-        completed++;
-      }
-    }),
-  );
-  return { completed: completed / DURATION_S, requests: requests / DURATION_S };
+/** A and B measured in alternation, `ROUNDS` times each; the ratio is of the summed rates. */
+async function alternate(
+  label: string,
+  names: [string, string],
+  a: () => Promise<RespondentsResult>,
+  b: () => Promise<RespondentsResult>,
+): Promise<string[]> {
+  const lines: string[] = [];
+  let sumA = 0;
+  let sumB = 0;
+  for (let round = 1; round <= ROUNDS; round++) {
+    const first = await a();
+    const second = await b();
+    sumA += first.completedPerS;
+    sumB += second.completedPerS;
+    lines.push(`${label} round ${round}: ${names[0]} ${describe(first)}`);
+    lines.push(`${label} round ${round}: ${names[1]} ${describe(second)}`);
+  }
+  lines.push(`${label}: ratio ${(sumB / sumA).toFixed(2)}`);
+  return lines;
+}
+
+async function benchEngine(engine: Engine): Promise<string[]> {
+  const { database, drop } = await openBenchDatabase(engine);
+  const fw = await startFieldwork(database);
+  const small = await createActiveSurvey(fw, QSF);
+  const big = await createActiveSurvey(fw, BIG_QSF);
+  const captured = await capturePages(fw, small, PAGES);
+  const row = await database.db.selectFrom('responses').selectAll().executeTakeFirstOrThrow();
+  const bare = await startBare(database, captured, row);
+  const lines: string[] = [];
+  try {
+    // Both servers' JIT warmed alike before anything is measured.
+    await load(bare.origin, small, 16, 3);
+    await load(fw.origin, small, 16, 3);
+    await load(fw.origin, big, 16, 1);
+    for (const respondents of RESPONDENTS) {
+      lines.push(
+        ...(await alternate(
+          `${engine}, ${respondents} respondents`,
+          ['bare', 'fieldwork'],
+          () => load(bare.origin, small, respondents),
+          () => load(fw.origin, small, respondents),
+        )),
+      );
+    }
+    const kb = [await definitionKb(database, small), await definitionKb(database, big)];
+    lines.push(
+      ...(await alternate(
+        `${engine}, 16 respondents, definition ${kb[0]} KB vs ${kb[1]} KB`,
+        [`${kb[0]} KB`, `${kb[1]} KB`],
+        () => load(fw.origin, small, 16),
+        () => load(fw.origin, big, 16),
+      )),
+    );
+    return lines;
+  } finally {
+    await bare.app.close();
+    await fw.app.close();
+    await database.close();
+    await drop();
+  }
 }
 
 export default async function bench(): Promise<BenchResult> {
-  const database = createDatabase({ dataDir: ':memory:' });
-  await migrateToLatest(database.db);
-  const org = await bootstrapOrganization(database.db, systemClock.now(), { brandId: 'bench' });
-  const app = await buildApp({ config: readConfig({ data: ':memory:' }, {}), database, clock: systemClock });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const origin = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
-  const headers = { 'x-api-token': org.apiToken, 'content-type': 'application/json' };
-  const created = await fetch(`${origin}/API/v3/surveys`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ file: QSF }),
-  });
-  const surveyId = ((await created.json()) as { result: { id: string } }).result.id;
-  await fetch(`${origin}/API/v3/surveys/${surveyId}`, { method: 'PUT', headers, body: '{"isActive":true}' });
-  await fetch(`${origin}/API/v3/eventsubscriptions`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({
-      topics: 'surveyengine.completedResponse.*',
-      publicationUrl: 'https://receiver.example/hook',
-    }),
-  });
-
-  try {
-    await respond(origin, surveyId);
-    const row = await database.db.selectFrom('responses').selectAll().executeTakeFirstOrThrow();
-    let seq = 1_000_000;
-    const bareInsert = async () => {
-      const until = performance.now() + DURATION_S * 1000;
-      let count = 0;
-      while (performance.now() < until) {
-        await database.db
-          .insertInto('responses')
-          .values({ ...row, id: newId('R'), seq: seq++, session_id: null })
-          .execute();
-        count++;
-      }
-      return count / DURATION_S;
-    };
-    await bareInsert(); // warm-up
-    const baseline = await bareInsert();
-    await engineRate(origin, surveyId); // warm-up
-    const engine = await engineRate(origin, surveyId);
-    const events = await database.db
-      .selectFrom('events')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    return {
-      name: 'Survey-taking engine page submissions (SQLite, with completion events) vs bare insert of the same rows',
-      lines: [
-        `${RESPONDENTS} respondents at once, ${DURATION_S} s each; 3 pages a response; ${Number(events.n)} completion events in all`,
-        `bare insert:  ${baseline.toFixed(0)} rows/s`,
-        `engine:       ${engine.completed.toFixed(0)} completed responses/s (${engine.requests.toFixed(0)} page requests/s)`,
-        `ratio:        ${(engine.completed / baseline).toFixed(3)}`,
-      ],
-    };
-  } finally {
-    await app.close();
-    await database.close();
-  }
+  const lines = [
+    `respondents in a separate process; each run ${WARM_UP_S} s warm-up then ${DURATION_S} s measured; ${ROUNDS} rounds in alternation; 3 pages, 6 requests a response; page = one request`,
+  ];
+  for (const engine of ENGINES) lines.push(...(await benchEngine(engine)));
+  return {
+    name: 'Survey taking through the pages (with completion events) vs bare render + insert, SQLite and PostgreSQL',
+    lines,
+  };
 }

@@ -5,7 +5,7 @@
  * (csv) or JSON.stringify per response (json), then to the same yazl. Each run is its own child process, so its
  * maxRSS is its peak memory. Goals: time within 1.5x of the baseline, our peak under 300 MB whatever
  * the row count. There is no .sav baseline (no npm package writes .sav): spss is timed against the csv
- * baseline. `EXPORT_BENCH_ROWS=200000 npm run bench -- export` for a quicker run.
+ * baseline. `EXPORT_BENCH_ROWS=200000 npm run bench -- export-formats` for a quicker run.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';

@@ -62,7 +62,7 @@ async function seed(dataDir: string, pgSchema: string): Promise<ChildSpec> {
     if (PG_URL) await database.db.schema.createSchema(pgSchema).execute();
     await migrateToLatest(database.db);
     const org = await bootstrapOrganization(database.db, systemClock.now(), { brandId: 'bench' });
-    const config = readConfig({ data: dataDir, logLevel: 'silent' }, {});
+    const config = readConfig({ data: dataDir, logLevel: 'silent', rateLimit: '0' }, {});
     const app = await buildApp({ config, database, clock: systemClock, logger: false });
     const created = await app.inject({
       method: 'POST',

@@ -37,7 +37,7 @@ export interface ChildSpec {
 
 async function runOurs(database: Db, spec: ChildSpec, format: string, clock: { start(): void }) {
   const config = {
-    ...readConfig({ data: spec.dataDir, logLevel: 'silent' }, {}),
+    ...readConfig({ data: spec.dataDir, logLevel: 'silent', rateLimit: '0' }, {}),
     databaseUrl: spec.databaseUrl,
   };
   const app = await buildApp({ config, database, clock: systemClock, logger: false });

@@ -1,61 +1,33 @@
 /**
- * Issue 5: completed responses per second through `POST /API/v3/surveys/{id}/responses` on SQLite, each
- * one written with its counters, quota counts and the completion event (outbox row plus a delivery row
- * for a subscriber), against the bare insert of the same response rows through Kysely in the same process.
- * The delivery worker is not running: what is measured is recording, not delivering.
+ * Issues 5 and 20: completed responses per second through `POST /API/v3/surveys/{id}/responses`, on SQLite
+ * and PostgreSQL, each one written with its counts, quota counts and the completion event (outbox row plus
+ * a delivery row for a subscriber), against the bare insert of the same response rows through Kysely on
+ * the same database in one loop, in this process (the baseline of issues 5 and 20; beside it, the same
+ * from as many loops at once as the load generator has connections). The delivery
+ * worker is not running: what is measured is recording, not delivering. Goal: ratio >= 0.3 on both.
+ * `BENCH_ENGINES=sqlite` (or `postgres`) runs one engine.
  */
 import { readFileSync } from 'node:fs';
-import { buildApp } from '../src/app.js';
-import { systemClock } from '../src/clock.js';
-import { readConfig } from '../src/config.js';
-import { createDatabase, migrateToLatest } from '../src/db/database.js';
+import type { Db, Engine } from '../src/db/database.js';
 import { newId } from '../src/http/ids.js';
-import { bootstrapOrganization } from '../src/modules/organizations/bootstrap.service.js';
+import type { ResponseRow } from '../src/modules/responses/responses.store.js';
 import { requestsPerSecond } from './load.js';
 import type { BenchResult } from './run.js';
+import { createActiveSurvey, ENGINES, openBenchDatabase, startFieldwork } from './survey-taking.js';
 
 const DURATION_S = 8;
+const WARM_UP_S = 3;
 const CONNECTIONS = 16;
 const QSF = readFileSync(new URL('../test/fixtures/surveys/small.qsf', import.meta.url), 'utf8');
 const VALUES = { QID1: 10, QID2_1: 1, QID3_TEXT: 'Lovely', QID4_1: 5, QID4_2: 1, QID5: 9, panel: 'bench' };
 
-export default async function bench(): Promise<BenchResult> {
-  const database = createDatabase({ dataDir: ':memory:' });
-  await migrateToLatest(database.db);
-  const org = await bootstrapOrganization(database.db, systemClock.now(), { brandId: 'bench' });
-  const app = await buildApp({ config: readConfig({ data: ':memory:' }, {}), database, clock: systemClock });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/API/v3`;
-  const headers = { 'x-api-token': org.apiToken, 'content-type': 'application/json' };
-  const survey = await fetch(`${base}/surveys`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ file: QSF }),
-  });
-  const surveyId = ((await survey.json()) as { result: { id: string } }).result.id;
-  await fetch(`${base}/eventsubscriptions`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({
-      topics: 'surveyengine.completedResponse.*',
-      publicationUrl: 'https://receiver.example/hook',
-    }),
-  });
-  const url = `${base}/surveys/${surveyId}/responses`;
-  const body = JSON.stringify({ values: VALUES });
-  const sample = await fetch(url, { method: 'POST', headers, body });
-  const responseId = ((await sample.json()) as { result: { responseId: string } }).result.responseId;
-  const row = await database.db
-    .selectFrom('responses')
-    .selectAll()
-    .where('id', '=', responseId)
-    .executeTakeFirstOrThrow();
-
-  try {
-    let seq = 1_000_000;
-    const bareInsert = async () => {
-      const until = performance.now() + DURATION_S * 1000;
-      let count = 0;
+/** Rows per second inserted by `loops` loops at once, one statement each. */
+async function bareInserts(database: Db, row: ResponseRow, seconds: number, loops: number): Promise<number> {
+  let seq = 1_000_000_000 + Math.floor(Math.random() * 1_000_000_000);
+  const until = performance.now() + seconds * 1000;
+  let count = 0;
+  await Promise.all(
+    Array.from({ length: loops }, async () => {
       while (performance.now() < until) {
         await database.db
           .insertInto('responses')
@@ -63,31 +35,55 @@ export default async function bench(): Promise<BenchResult> {
           .execute();
         count++;
       }
-      return count / DURATION_S;
-    };
-    await bareInsert(); // warm-up
-    const baseline = await bareInsert();
-    const fieldwork = await requestsPerSecond(url, headers, {
-      connections: CONNECTIONS,
-      durationS: DURATION_S,
-      method: 'POST',
-      body,
-    });
-    const events = await database.db
-      .selectFrom('events')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
+    }),
+  );
+  return count / seconds;
+}
+
+async function benchEngine(engine: Engine): Promise<string[]> {
+  const { database, drop } = await openBenchDatabase(engine);
+  const fw = await startFieldwork(database);
+  try {
+    const surveyId = await createActiveSurvey(fw, QSF);
+    const url = `${fw.origin}/API/v3/surveys/${surveyId}/responses`;
+    const body = JSON.stringify({ values: VALUES });
+    const sample = await fetch(url, { method: 'POST', headers: fw.headers, body });
+    const responseId = ((await sample.json()) as { result: { responseId: string } }).result.responseId;
+    const row = await database.db
+      .selectFrom('responses')
+      .selectAll()
+      .where('id', '=', responseId)
       .executeTakeFirstOrThrow();
-    return {
-      name: 'POST /API/v3/surveys/{id}/responses (SQLite, with completion events) vs bare insert of the same rows',
-      lines: [
-        `${CONNECTIONS} connections, ${DURATION_S} s each; ${Number(events.n)} completion events recorded in all`,
-        `bare insert:  ${baseline.toFixed(0)} rows/s`,
-        `fieldwork:    ${fieldwork.toFixed(0)} responses/s`,
-        `ratio:        ${(fieldwork / baseline).toFixed(2)}`,
-      ],
-    };
+    const options = { connections: CONNECTIONS, method: 'POST', body };
+    await bareInserts(database, row, WARM_UP_S, 1);
+    const cpu = process.cpuUsage();
+    const baseline = await bareInserts(database, row, DURATION_S, 1);
+    const bareCpu = process.cpuUsage(cpu);
+    const concurrent = await bareInserts(database, row, DURATION_S, CONNECTIONS);
+    await requestsPerSecond(url, fw.headers, { ...options, durationS: WARM_UP_S });
+    const before = process.cpuUsage();
+    const fieldwork = await requestsPerSecond(url, fw.headers, { ...options, durationS: DURATION_S });
+    const ours = process.cpuUsage(before);
+    const micros = (used: NodeJS.CpuUsage, rate: number) =>
+      ((used.user + used.system) / (rate * DURATION_S)).toFixed(0);
+    return [
+      `${engine}: bare insert ${baseline.toFixed(0)} rows/s in one loop (${micros(bareCpu, baseline)} µs CPU each), ` +
+        `${concurrent.toFixed(0)} rows/s in ${CONNECTIONS} loops; fieldwork ${fieldwork.toFixed(0)} responses/s ` +
+        `(${micros(ours, fieldwork)} µs CPU each)`,
+      `${engine}: ratio ${(fieldwork / baseline).toFixed(2)} (to ${CONNECTIONS} loops: ${(fieldwork / concurrent).toFixed(2)})`,
+    ];
   } finally {
-    await app.close();
+    await fw.app.close();
     await database.close();
+    await drop();
   }
+}
+
+export default async function bench(): Promise<BenchResult> {
+  const lines = [`${CONNECTIONS} connections, ${DURATION_S} s measured after ${WARM_UP_S} s warm-up`];
+  for (const engine of ENGINES) lines.push(...(await benchEngine(engine)));
+  return {
+    name: 'POST /API/v3/surveys/{id}/responses (with completion events) vs bare insert of the same rows, SQLite and PostgreSQL',
+    lines,
+  };
 }

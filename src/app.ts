@@ -8,13 +8,15 @@ import { secretKeyWarning } from './events/secret-key.js';
 import type { BlobStore } from './files/blob-store.js';
 import { createBlobStore } from './files/create-blob-store.js';
 import type { App } from './http/app-types.js';
-import { requireAuthentication } from './http/auth.js';
+import { type Authentication, requireAuthentication } from './http/auth.js';
 import { clientErrorHandler, routerErrorHandler } from './http/client-errors.js';
+import { Datacenters } from './http/datacenter.js';
 import { databaseUnavailable, registerErrorHandling, sendError } from './http/error-handler.js';
 import { MAX_PARAM_LENGTH } from './http/framework-errors.js';
 import { closeConnectionsWhenClosing } from './http/graceful-close.js';
 import { guardRequestInput } from './http/hostile-input.js';
 import { registerOpenApi } from './http/openapi.js';
+import { createRateLimiter, registerRateLimits } from './http/rate-limit.js';
 import { randomRequestId } from './http/request-id.js';
 import { RequestLog } from './http/request-log.js';
 import { validatorCompiler } from './http/validation.js';
@@ -26,12 +28,22 @@ import { registerDirectoryRoutes } from './modules/contacts/directories.routes.j
 import { registerDirectoryContactRoutes } from './modules/contacts/directory-contacts.routes.js';
 import { registerDirectoryListRoutes } from './modules/contacts/directory-lists.routes.js';
 import { registerLegacyListRoutes } from './modules/contacts/legacy-lists.routes.js';
+import { DISTRIBUTION_JOB, distributionJob } from './modules/distributions/distribution.job.js';
+import { registerDistributionRoutes } from './modules/distributions/distributions.routes.js';
+import { registerMailLinkRoutes } from './modules/distributions/mail-links.routes.js';
 import { registerEventSubscriptionRoutes } from './modules/eventsubscriptions/eventsubscriptions.routes.js';
 import { sealStoredSharedKeys } from './modules/eventsubscriptions/eventsubscriptions.service.js';
 import { RESPONSE_EXPORT_EXPIRY_JOB, responseExportExpiryJob } from './modules/exports/export-expiry.job.js';
 import { RESPONSE_EXPORT_JOB, responseExportJob } from './modules/exports/response-export.job.js';
 import { registerResponseExportRoutes } from './modules/exports/response-exports.routes.js';
+import { registerGraphicRoutes } from './modules/graphics/graphics.routes.js';
+import { registerPublicGraphicRoutes } from './modules/graphics/public-graphics.routes.js';
 import { registerGroupRoutes } from './modules/groups/groups.routes.js';
+import { registerV2RetirementRoutes } from './modules/legacy/v2.routes.js';
+import { registerMessageRoutes } from './modules/messages/messages.routes.js';
+import { registerOAuthClientRoutes } from './modules/oauth/oauth.routes.js';
+import { registerTokenRoute } from './modules/oauth/token.routes.js';
+import { principalForAccessToken } from './modules/oauth/tokens.service.js';
 import { registerOrganizationRoutes } from './modules/organizations/organizations.routes.js';
 import { responseImportJob } from './modules/responseimports/response-import.job.js';
 import { registerResponseImportRoutes } from './modules/responseimports/response-imports.routes.js';
@@ -130,6 +142,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   jobs.register(RESPONSE_EXPORT_JOB, responseExportJob(deps));
   jobs.register(RESPONSE_EXPORT_EXPIRY_JOB, responseExportExpiryJob(deps));
   jobs.register(RESPONSE_IMPORT_JOB, responseImportJob(deps));
+  const distributionJobs = distributionJob(deps);
+  jobs.register(DISTRIBUTION_JOB, distributionJobs);
   workers.add(
     new JobWorker({
       ...deps,
@@ -141,19 +155,31 @@ export async function buildApp(options: AppOptions): Promise<App> {
   );
   workers.add(new BlobSweeper({ blobs, clock, log: (message, err) => app.log.error({ err }, message) }));
   app.addHook('onClose', async () => workers.stop());
+  app.addHook('onClose', async () => distributionJobs.close());
 
   // A worker-only node serves /health and nothing else.
   if (config.role === 'worker') return app;
+  const rateLimiter = await createRateLimiter(config, clock, app.log);
+  // API tokens, OAuth access tokens, and the other data centers a misdirected call goes to (issue 17).
+  const authentication: Authentication = {
+    apiToken: (token) => principalForToken(deps, token),
+    accessToken: (token) => principalForAccessToken(deps, token),
+    datacenters: new Datacenters(config),
+  };
+  app.addHook('onClose', async () => authentication.datacenters.close());
+  app.addHook('onClose', async () => rateLimiter?.buckets.close());
   // The API's documents, before its routes (swagger collects routes as they are added); not on a worker.
   await registerOpenApi(app, VERSION);
   await app.register(
     async (v3) => {
       const api = v3 as unknown as App;
-      requireAuthentication(api, (token) => principalForToken(deps, token));
+      requireAuthentication(api, authentication);
+      await registerRateLimits(api, rateLimiter);
       registerOrganizationRoutes(api, deps);
       registerUserRoutes(api, deps);
       registerDivisionRoutes(api, deps);
       registerGroupRoutes(api, deps);
+      registerMessageRoutes(api, deps);
       registerEventSubscriptionRoutes(api, deps);
       registerDirectoryRoutes(api, deps);
       registerDirectoryContactRoutes(api, deps);
@@ -163,6 +189,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
       registerResponseRoutes(api, deps);
       registerResponseExportRoutes(api, deps);
       registerResponseImportRoutes(api, deps);
+      registerDistributionRoutes(api, deps);
+      registerGraphicRoutes(api, deps);
+      registerOAuthClientRoutes(api, deps);
     },
     { prefix: '/API/v3' },
   );
@@ -170,13 +199,22 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(
     async (literal) => {
       const api = literal as unknown as App;
-      requireAuthentication(api, (token) => principalForToken(deps, token));
+      requireAuthentication(api, authentication);
+      await registerRateLimits(api, rateLimiter);
       registerGetResponseRoute(api, deps);
     },
     { prefix: '/API/API/v3' },
   );
+  // The retired version 2 endpoints (issue 17): 404 naming the v3 replacement, no token needed.
+  await registerV2RetirementRoutes(app, deps);
+  // The OAuth 2.0 token endpoint (issue 17): at the host root, in RFC 6749's shapes, no token needed.
+  await registerTokenRoute(app, deps);
   // The survey-taking pages (issue 5): at the root, outside the authenticated API.
   await registerEngineRoutes(app, deps);
+  // A message's opt-out link and open-tracking image (issue 12): at the root, no token.
+  await registerMailLinkRoutes(app, deps);
+  // Graphics' public URL (issue 12): at the root too, no token, for e-mails and question text.
+  registerPublicGraphicRoutes(app, deps);
   return app;
 }
 

@@ -1,6 +1,7 @@
 import { systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
+import { createClientForOperator } from './modules/oauth/oauth.service.js';
 import { bootstrapOrganization } from './modules/organizations/bootstrap.service.js';
 import { issueTokenFor, listUsersForOperator, type UserSelector } from './modules/users/operator.service.js';
 import { openMigrated } from './server.js';
@@ -32,6 +33,7 @@ export async function runInit(
       brandId: flags.brand,
       name: flags.name,
       targetAudience: flags.targetAudience ?? false,
+      datacenter: config.datacenter,
     }),
   );
   if (flags.json) {
@@ -70,4 +72,37 @@ export async function runUsersList(
     const token = row.token_created_at ? `since ${row.token_created_at}` : 'none';
     print([row.organization_id, row.id, row.username, row.user_type, row.account_status, token].join('\t'));
   }
+}
+
+export interface OAuthClientFlags {
+  scopes: string;
+  name?: string;
+  json?: boolean;
+}
+
+/**
+ * `fieldwork oauth-client create --user UR_… --scopes manage:all [--name NAME] [--json]`: registers an
+ * OAuth client acting as that user (chosen as `token` chooses one); the secret is printed only this once.
+ */
+export async function runOAuthClientCreate(
+  config: Config,
+  selector: UserSelector,
+  flags: OAuthClientFlags,
+  print: (line: string) => void,
+): Promise<void> {
+  const scopes = flags.scopes.split(/[\s,]+/).filter((scope) => scope !== '');
+  const created = await withDatabase(config, (db) =>
+    createClientForOperator(db, selector, { name: flags.name, scopes }, systemClock.now()),
+  );
+  if (flags.json) {
+    print(JSON.stringify({ clientId: created.clientId, clientSecret: created.clientSecret }));
+    return;
+  }
+  print(
+    `OAuth client ${created.clientId} of organization "${created.brandId}", acting as ${created.userId}.`,
+  );
+  print(`Client secret (shown only this once): ${created.clientSecret}`);
+  print(
+    `Get a token: curl -u ${created.clientId}:<secret> -d grant_type=client_credentials <base URL>/oauth2/token`,
+  );
 }

@@ -17,12 +17,19 @@ export interface Config {
   logLevel: string;
   trustProxy: boolean;
   datacenter: string;
+  /** `--datacenter-peers`: the other data centers' base URLs by id (docs/decisions/0011); none when unset. */
+  datacenterPeers?: Record<string, string>;
   role: Role;
   allowPrivateTargets: boolean;
   /** How long a response export's file is kept after it is written, in hours. */
   exportRetentionHours: number;
   /** Where job files, exports and uploads live: files under the data directory, or the database. */
   blobStore: BlobStoreKind;
+  /** Webhook POSTs in flight at once in this process, over all receivers (docs/events.md). */
+  webhookConcurrency: number;
+  /** The fewest and the most in flight to one receiver (a URL's origin), however it answers. */
+  webhookReceiverMin: number;
+  webhookReceiverMax: number;
   /** The largest import file taken (contact and response imports), in bytes; 1 GiB when not set. */
   importMaxBytes?: number;
   /**
@@ -34,6 +41,19 @@ export interface Config {
   jobMaxAttempts?: number;
   /** FIELDWORK_SECRET_KEY: seals secrets at rest (events/secret-key.ts); else a key file in the data directory. */
   secretKey?: Buffer;
+  /** `--smtp-url` / SMTP_URL: where distributions send mail; without it, messages are `.eml` files in the BlobStore. */
+  smtpUrl?: string;
+  /** Requests a minute per organisation (docs/decisions/0010); 0: no limits. */
+  rateLimit: number;
+  /** Redis shared by the API nodes for rate limits; without it each node counts alone. */
+  redisUrl?: string;
+  /** FIELDWORK_REDIS_KEY_PREFIX: where the buckets' keys start, for deployments sharing one Redis. */
+  redisKeyPrefix?: string;
+  /**
+   * FIELDWORK_REDIS_TIMEOUT_MS (a variable only, for operations and tests): how long a rate-limit check
+   * waits for Redis before the request passes unlimited (default 500 ms).
+   */
+  redisTimeoutMs?: number;
 }
 
 /** A bad setting: its message names the flag or variable, and the CLI prints it on one line. */
@@ -50,11 +70,18 @@ export interface ConfigInput {
   logLevel?: string;
   trustProxy?: boolean;
   datacenter?: string;
+  datacenterPeers?: string;
   role?: string;
   allowPrivateTargets?: boolean;
   exportRetentionHours?: string;
   blobStore?: string;
   importMaxBytes?: string;
+  webhookConcurrency?: string;
+  webhookReceiverMin?: string;
+  webhookReceiverMax?: string;
+  smtpUrl?: string;
+  rateLimit?: string;
+  redisUrl?: string;
 }
 
 /** A value and the name it came from (the flag or the variable), so an error names what to fix. */
@@ -81,9 +108,28 @@ export function readConfig(input: ConfigInput, env: NodeJS.ProcessEnv = process.
     allowPrivateTargets: input.allowPrivateTargets ?? envFlag(env, 'FIELDWORK_ALLOW_PRIVATE_TARGETS'),
     exportRetentionHours: parseHours(from('exportRetentionHours', 'FIELDWORK_EXPORT_RETENTION_HOURS', '24')),
     blobStore: pick(from('blobStore', 'FIELDWORK_BLOB_STORE', 'directory'), BLOB_STORES),
+    ...webhookLimits(
+      from('webhookConcurrency', 'FIELDWORK_WEBHOOK_CONCURRENCY', '512'),
+      from('webhookReceiverMin', 'FIELDWORK_WEBHOOK_RECEIVER_MIN', '1'),
+      from('webhookReceiverMax', 'FIELDWORK_WEBHOOK_RECEIVER_MAX', '256'),
+    ),
+    rateLimit: parseCount(from('rateLimit', 'FIELDWORK_RATE_LIMIT', DEFAULT_RATE_LIMIT), 0, 1_000_000),
   };
+  const peers = setting(input, 'datacenterPeers', env, 'FIELDWORK_DATACENTER_PEERS');
+  if (peers) config.datacenterPeers = parseDatacenterPeers(peers, config.datacenter);
+  const redisUrl = setting(input, 'redisUrl', env, 'REDIS_URL');
+  if (redisUrl) config.redisUrl = checkRedisUrl(redisUrl);
+  if (env.FIELDWORK_REDIS_KEY_PREFIX) config.redisKeyPrefix = env.FIELDWORK_REDIS_KEY_PREFIX;
+  if (env.FIELDWORK_REDIS_TIMEOUT_MS)
+    config.redisTimeoutMs = parseCount(
+      { value: env.FIELDWORK_REDIS_TIMEOUT_MS, name: 'FIELDWORK_REDIS_TIMEOUT_MS' },
+      10,
+      60_000,
+    );
   const databaseUrl = setting(input, 'databaseUrl', env, 'DATABASE_URL');
   if (databaseUrl) config.databaseUrl = checkDatabaseUrl(databaseUrl);
+  const smtpUrl = setting(input, 'smtpUrl', env, 'SMTP_URL');
+  if (smtpUrl) config.smtpUrl = checkSmtpUrl(smtpUrl);
   const importMaxBytes = setting(input, 'importMaxBytes', env, 'FIELDWORK_IMPORT_MAX_BYTES');
   if (importMaxBytes) config.importMaxBytes = parseBytes(importMaxBytes);
   if (env.FIELDWORK_JOB_LEASE_MS)
@@ -159,6 +205,18 @@ function parseCount({ value, name }: Setting, min: number, max: number): number 
   return count;
 }
 
+/** The process cap and a receiver's floor and ceiling (decision 0013); the floor is not above the ceiling. */
+function webhookLimits(cap: Setting, min: Setting, max: Setting) {
+  const limits = {
+    webhookConcurrency: parseCount(cap, 1, 10_000),
+    webhookReceiverMin: parseCount(min, 1, 10_000),
+    webhookReceiverMax: parseCount(max, 1, 10_000),
+  };
+  if (limits.webhookReceiverMin > limits.webhookReceiverMax)
+    throw new ConfigError(`${min.name} (${min.value}) must not be above ${max.name} (${max.value})`);
+  return limits;
+}
+
 /** A whole number of bytes from 1 to 1 TiB. */
 function parseBytes({ value, name }: Setting): number {
   const bytes = Number(value);
@@ -195,6 +253,35 @@ function checkDatacenter({ value, name }: Setting): string {
   return value;
 }
 
+/**
+ * `fra1=https://fra1.example.com,iad1=https://iad1.example.com`: each peer's id and base URL (the host
+ * root, or a path a proxy serves it under). Never this deployment's own id: a call is never sent to itself.
+ */
+function parseDatacenterPeers({ value, name }: Setting, own: string): Record<string, string> {
+  const peers: Record<string, string> = {};
+  for (const entry of value.split(',').map((part) => part.trim())) {
+    const at = entry.indexOf('=');
+    const [id, url] = [entry.slice(0, Math.max(at, 0)), entry.slice(at + 1)];
+    if (!/^[a-z][a-z0-9]{1,15}$/.test(id) || !isBaseUrl(url))
+      throw new ConfigError(
+        `${name} must be id=url pairs like fra1=https://fra1.example.com, got "${entry}"`,
+      );
+    if (id === own) throw new ConfigError(`${name} names this data center (${own}) as its own peer`);
+    if (peers[id]) throw new ConfigError(`${name} names ${id} twice`);
+    peers[id] = url.replace(/\/+$/, '');
+  }
+  return peers;
+}
+
+function isBaseUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return /^https?:$/.test(url.protocol) && url.hostname !== '' && !url.search && !url.hash && !url.username;
+  } catch {
+    return false;
+  }
+}
+
 function envFlag(env: NodeJS.ProcessEnv, name: string): boolean {
   const value = env[name];
   if (value === undefined || value === '' || value === '0' || value === 'false') return false;
@@ -202,10 +289,36 @@ function envFlag(env: NodeJS.ProcessEnv, name: string): boolean {
   throw new ConfigError(`${name} must be 1, 0, true or false, got "${value}"`);
 }
 
+/**
+ * 3,000 a minute (COMPAT.md) on every deployment, so that a client meets the real service's 429s here
+ * first; `--rate-limit 0` turns limits off for local use (decision 0010).
+ */
+const DEFAULT_RATE_LIMIT = '3000';
+
+function checkRedisUrl({ value, name }: Setting): string {
+  if (!/^rediss?:\/\//.test(value))
+    throw new ConfigError(`${name} must be a redis:// or rediss:// URL, got "${value.split('@').pop()}"`);
+  return value;
+}
+
 function checkDatabaseUrl({ value, name }: Setting): string {
   // Only the part after the credentials is shown: the URL may carry a password.
   if (!/^postgres(ql)?:\/\//.test(value))
     throw new ConfigError(`${name} must be a postgres:// URL, got "${value.split('@').pop()}"`);
+  return value;
+}
+
+/** smtp:// (STARTTLS when the server offers it) or smtps:// (TLS from the start), user and password in the URL. */
+function checkSmtpUrl({ value, name }: Setting): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {}
+  // Only the part after the credentials is shown: the URL may carry a password.
+  if (!url || !/^smtps?:$/.test(url.protocol) || !url.hostname)
+    throw new ConfigError(
+      `${name} must be an smtp:// or smtps:// URL with a host, got "${value.split('@').pop()}"`,
+    );
   return value;
 }
 

@@ -18,7 +18,26 @@ describe('readConfig', () => {
       allowPrivateTargets: false,
       exportRetentionHours: 24,
       blobStore: 'directory',
+      rateLimit: 3000,
+      webhookConcurrency: 512,
+      webhookReceiverMin: 1,
+      webhookReceiverMax: 256,
     });
+  });
+
+  it('takes the webhook concurrency cap and a receiver’s floor and ceiling, floor not above ceiling (decision 0013)', () => {
+    const env = { FIELDWORK_WEBHOOK_CONCURRENCY: '64', FIELDWORK_WEBHOOK_RECEIVER_MIN: '2' };
+    expect(readConfig({ webhookReceiverMax: '40' }, env)).toMatchObject({
+      webhookConcurrency: 64,
+      webhookReceiverMin: 2,
+      webhookReceiverMax: 40,
+    });
+    expect(() => readConfig({ webhookReceiverMin: '50' }, { FIELDWORK_WEBHOOK_RECEIVER_MAX: '40' })).toThrow(
+      '--webhook-receiver-min (50) must not be above FIELDWORK_WEBHOOK_RECEIVER_MAX (40)',
+    );
+    expect(() => readConfig({ webhookConcurrency: '0' }, {})).toThrow(
+      '--webhook-concurrency must be a whole number from 1 to 10000, got "0"',
+    );
   });
 
   it('takes environment variables, and flags over them', () => {
@@ -54,9 +73,23 @@ describe('readConfig', () => {
     [{}, { FIELDWORK_EXPORT_RETENTION_HOURS: 'a day' }, 'FIELDWORK_EXPORT_RETENTION_HOURS'],
     [{ importMaxBytes: '1.5' }, {}, '--import-max-bytes'],
     [{}, { FIELDWORK_IMPORT_MAX_BYTES: '0' }, 'FIELDWORK_IMPORT_MAX_BYTES'],
+    [{ rateLimit: '-1' }, {}, '--rate-limit'],
+    [{}, { FIELDWORK_RATE_LIMIT: 'lots' }, 'FIELDWORK_RATE_LIMIT'],
+    [{}, { REDIS_URL: 'http://cache:6379' }, 'REDIS_URL'],
   ])('names the bad setting %j %j', (flags, env, name) => {
     expect(() => readConfig(flags, env)).toThrow(ConfigError);
     expect(() => readConfig(flags, env)).toThrow(name);
+  });
+
+  it('limits 3000 a minute per organisation with PostgreSQL, none embedded, unless told (decision 0010)', () => {
+    expect(readConfig({}, {}).rateLimit).toBe(3000);
+    expect(readConfig({}, { DATABASE_URL: 'postgres://u@h/db' }).rateLimit).toBe(3000);
+    expect(readConfig({ databaseUrl: 'postgres://u@h/db', rateLimit: '0' }, {}).rateLimit).toBe(0);
+    expect(readConfig({}, { FIELDWORK_RATE_LIMIT: '120' }).rateLimit).toBe(120);
+    const env = { REDIS_URL: 'rediss://:pw@cache:6380/2', FIELDWORK_REDIS_KEY_PREFIX: 'a:' };
+    const redis = readConfig({}, env);
+    expect(redis).toMatchObject({ redisUrl: 'rediss://:pw@cache:6380/2', redisKeyPrefix: 'a:' });
+    expect(() => readConfig({ redisUrl: 'cache://:hunter2@cache' }, {})).toThrow(/^(?!.*hunter2)/);
   });
 
   it('never prints the password of a bad database URL', () => {

@@ -1,5 +1,5 @@
 import { Argument, Command, Option } from 'commander';
-import { runInit, runToken, runUsersList } from './cli-commands.js';
+import { runInit, runOAuthClientCreate, runToken, runUsersList } from './cli-commands.js';
 import { ConfigError, readConfig } from './config.js';
 import { closeOnSignals, openMigrated, startServer } from './server.js';
 import { VERSION } from './version.js';
@@ -23,7 +23,14 @@ program
   .option('--tls-key <file>', 'TLS private key, PEM (env FIELDWORK_TLS_KEY)')
   .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (env LOG_LEVEL)')
   .option('--trust-proxy', 'honour X-Forwarded-Proto and X-Forwarded-Host (env FIELDWORK_TRUST_PROXY=1)')
-  .option('--datacenter <id>', 'data-center id reported by whoami (env FIELDWORK_DATACENTER, default loc1)')
+  .option(
+    '--datacenter <id>',
+    "this deployment's data-center id, like fra1 (env FIELDWORK_DATACENTER, default loc1)",
+  )
+  .option(
+    '--datacenter-peers <list>',
+    'the other data centers, id=url,id=url: misdirected calls go there (env FIELDWORK_DATACENTER_PEERS)',
+  )
   .addOption(new Option('--role <role>', 'all, api or worker (env FIELDWORK_ROLE)'))
   .option(
     '--allow-private-targets',
@@ -38,9 +45,30 @@ program
     'largest contact or response import file taken (env FIELDWORK_IMPORT_MAX_BYTES, default 1 GiB)',
   )
   .option(
+    '--webhook-concurrency <n>',
+    'webhook POSTs in flight at once in this process, over all receivers (env FIELDWORK_WEBHOOK_CONCURRENCY, default 512)',
+  )
+  .option(
+    '--webhook-receiver-min <n>',
+    'fewest in flight to one receiver, however it answers (env FIELDWORK_WEBHOOK_RECEIVER_MIN, default 1)',
+  )
+  .option(
+    '--webhook-receiver-max <n>',
+    'most in flight to one receiver, however fast it answers (env FIELDWORK_WEBHOOK_RECEIVER_MAX, default 256)',
+  )
+  .option(
     '--blob-store <kind>',
     'where job files, exports and uploads live: directory or database (env FIELDWORK_BLOB_STORE, default directory)',
   )
+  .option(
+    '--smtp-url <url>',
+    'SMTP server distributions send through, smtp:// or smtps:// with user:password@ (env SMTP_URL; default: .eml files in the blob store)',
+  )
+  .option(
+    '--rate-limit <n>',
+    'requests a minute per organisation, 0 for none (env FIELDWORK_RATE_LIMIT; default 3000 with PostgreSQL, 0 embedded)',
+  )
+  .option('--redis-url <url>', 'Redis that API nodes share for rate limits (env REDIS_URL)')
   .action(async (flags) => {
     const server = await startServer(readConfig(flags), print);
     closeOnSignals(server, (line) => process.stderr.write(`${line}\n`));
@@ -91,6 +119,22 @@ users
   .option('--data <dir>', 'data directory (env FIELDWORK_DATA_DIR)')
   .option('--database-url <url>', 'PostgreSQL URL (env DATABASE_URL)')
   .action(async (flags) => runUsersList(readConfig(flags), flags.brand, print));
+
+const oauthClient = program.command('oauth-client').description('OAuth 2.0 clients (client credentials)');
+oauthClient
+  .command('create')
+  .description(
+    'register an OAuth client acting as a user; prints its id and its secret, shown only this once',
+  )
+  .requiredOption('--scopes <list>', 'scopes, comma- or space-separated: manage:all, read:surveys, ...')
+  .option('--user <id>', 'the user it acts as, by id (UR_...)')
+  .option('--username <name>', 'the user, by username (with --brand when several organizations have it)')
+  .option('--brand <id>', 'the organization; alone, its first active brand administrator')
+  .option('--name <name>', 'a name for the client, shown in GET /API/v3/oauth-clients')
+  .option('--json', 'print {"clientId","clientSecret"} and nothing else')
+  .option('--data <dir>', 'data directory (env FIELDWORK_DATA_DIR)')
+  .option('--database-url <url>', 'PostgreSQL URL (env DATABASE_URL)')
+  .action(async (flags) => runOAuthClientCreate(readConfig(flags), pickSelector(flags), flags, print));
 
 function pickSelector(flags: { user?: string; username?: string; brand?: string }) {
   return { user: flags.user, username: flags.username, brand: flags.brand };

@@ -6,6 +6,7 @@ import { systemClock } from './clock.js';
 import type { Config } from './config.js';
 import { createDatabase, type Db, migrateToLatest } from './db/database.js';
 import type { App } from './http/app-types.js';
+import { mailDestination } from './modules/distributions/distributions.service.js';
 import { type BootstrapResult, bootstrapIfEmpty } from './modules/organizations/bootstrap.service.js';
 
 export interface RunningServer {
@@ -42,7 +43,9 @@ export async function startServer(config: Config, print: (line: string) => void)
     await listen(app, config);
     // A worker node serves no API, so it makes no organisation and prints no token.
     const firstStart =
-      config.role === 'worker' ? undefined : await bootstrapIfEmpty(database.db, systemClock.now());
+      config.role === 'worker'
+        ? undefined
+        : await bootstrapIfEmpty(database.db, systemClock.now(), config.datacenter);
     if (config.role !== 'api') app.workers.start();
     const url = baseUrl(app, config);
     // One write, so a reader never sees the URL without the first-start token that follows it.
@@ -59,10 +62,12 @@ function startLines(url: string, config: Config, firstStart: BootstrapResult | u
   if (config.role === 'worker') {
     return [
       `Fieldwork is listening on ${url} as a worker: running background jobs; health at ${url}/health (no API on this node)`,
+      mailDestination(config),
     ];
   }
   const jobs = config.role === 'api' ? '; background jobs run on worker nodes' : '';
   const lines = [`Fieldwork is listening on ${url} (API at ${url}/API/v3, docs at ${url}/API/docs${jobs})`];
+  if (config.role === 'all') lines.push(mailDestination(config));
   if (!firstStart) {
     lines.push(
       'Lost an administrator\'s token? "npx fieldwork token rotate --brand <brand id>" prints a new one; "npx fieldwork users list" lists the users.',

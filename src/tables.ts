@@ -3,8 +3,12 @@ import type { BlobTables } from './files/blobs.tables.js';
 import type { JobTables } from './jobs/jobs.tables.js';
 import type { ContactTables } from './modules/contacts/contacts.tables.js';
 import type { DirectoryTables } from './modules/contacts/directories.tables.js';
+import type { DistributionTables } from './modules/distributions/distributions.tables.js';
 import type { EngineTables } from './modules/engine/engine.tables.js';
+import type { GraphicTables } from './modules/graphics/graphics.tables.js';
 import type { GroupTables } from './modules/groups/groups.tables.js';
+import type { MessageTables } from './modules/messages/messages.tables.js';
+import type { OAuthTables } from './modules/oauth/oauth.tables.js';
 import type { OrganizationTables } from './modules/organizations/organizations.tables.js';
 import type { ResponseTables } from './modules/responses/responses.tables.js';
 import type { SurveyTables } from './modules/surveys/surveys.tables.js';
@@ -27,4 +31,8 @@ export interface Database
     SurveyTables,
     ResponseTables,
     EngineTables,
+    MessageTables,
+    GraphicTables,
+    DistributionTables,
+    OAuthTables,
     BlobTables {}

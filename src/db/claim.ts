@@ -1,4 +1,4 @@
-import type { AliasedExpression, Kysely } from 'kysely';
+import type { AliasedExpression, Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
 import { dialectOf } from './dialect/index.js';
 
 /**
@@ -22,6 +22,8 @@ export interface ClaimOptions {
    * reading what the caller needs next saves it a statement).
    */
   returning?: readonly (string | AliasedExpression<unknown, string>)[];
+  /** Due rows to leave alone all the same (the delivery worker: those of receivers that hold enough). */
+  except?: (eb: ExpressionBuilder<Claimable, string>) => Expression<SqlBool>;
 }
 
 /** The columns every claimable table has; the claim names no other, but may return any. */
@@ -39,12 +41,14 @@ type Claimable = Record<string, LeaseColumns & Record<string, unknown>>;
 export async function claimDue<Row>(db: Kysely<any>, options: ClaimOptions): Promise<Row[]> {
   const leased = db as Kysely<Claimable>;
   const now = options.now.toISOString();
-  const due = leased
+  const { except } = options;
+  const dueNow = leased
     .selectFrom(options.table)
     .select('id')
     .where('status', '=', 'pending')
     .where('due_at', '<=', now)
-    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]));
+  const due = (except ? dueNow.where((eb) => eb.not(except(eb))) : dueNow)
     .orderBy('due_at')
     .orderBy('id')
     .limit(options.limit);

@@ -3,6 +3,7 @@ import type { Deps } from '../deps.js';
 import { randomAlphanumeric } from '../http/ids.js';
 import { LoopFailureLog, Wakeup, type Worker } from '../workers.js';
 import { AttemptRecorder } from './attempt-recorder.js';
+import { type Outcome, ReceiverWindows, type Started } from './concurrency-limit.js';
 import { buildMessage } from './message.js';
 import {
   abandon,
@@ -11,6 +12,7 @@ import {
   type DeliveryTarget,
   loadTargets,
   releaseDeliveries,
+  type SubscriptionRef,
   targetKey,
 } from './outbox.store.js';
 import { onEventRecorded } from './record-event.js';
@@ -24,8 +26,11 @@ export interface DeliveryLog {
 }
 
 export interface DeliveryWorkerOptions {
-  /** Deliveries in flight at once. */
+  /** Deliveries in flight at once over all receivers (default `--webhook-concurrency`). */
   concurrency?: number;
+  /** The fewest and the most in flight to one receiver (default `--webhook-receiver-min` and `-max`). */
+  receiverFloor?: number;
+  receiverCeiling?: number;
   /** How often an idle worker looks for due deliveries. */
   pollMs?: number;
   /** A claim lasts this long; a worker that dies leaves it to run out. Longer than a whole attempt. */
@@ -37,8 +42,10 @@ export interface DeliveryWorkerOptions {
 
 /** Time a lease must still have when an attempt starts, beyond the attempt's own timeout. */
 const LEASE_MARGIN_MS = 5_000;
-/** Attempts slower than this on average make the worker claim less ahead (see claimAndDispatch). */
-const SLOW_ATTEMPT_MS = 1_000;
+/** How often a worker that keeps finding rows looks for more (else `pollMs`). */
+const BUSY_POLL_MS = 20;
+/** Deliveries that make no request (their subscription is gone or disabled) wait in this window. */
+const NO_RECEIVER = '';
 
 /** A claimed delivery, its subscription (undefined once deleted), and when its lease ends (epoch ms). */
 interface Claimed {
@@ -55,13 +62,13 @@ const stderrLog: DeliveryLog = {
  * The delivery worker (DESIGN.md "Events"): claims due deliveries with the shared lease-based claim
  * (`FOR UPDATE SKIP LOCKED` on PostgreSQL), POSTs them, records every attempt, and schedules retries.
  * At-least-once: a worker killed mid-POST leaves its lease to run out, and the delivery is sent again with
- * the same webhook-id.
+ * the same webhook-id. How many POSTs are in flight is decided per receiver (the target URL's origin) by
+ * an adaptive limit (concurrency-limit.ts; decision 0013), under the process's cap.
  */
 export class DeliveryWorker implements Worker {
   readonly name = 'event-delivery';
   /** Recorded on every attempt, so the log shows which worker made it. */
   readonly owner = `${hostname()}:${process.pid}:${randomAlphanumeric(6)}`;
-  private readonly concurrency: number;
   private readonly pollMs: number;
   private readonly leaseMs: number;
   private readonly random: () => number;
@@ -69,8 +76,12 @@ export class DeliveryWorker implements Worker {
   private client: WebhookClient;
   private readonly log: DeliveryLog;
   private readonly inFlight = new Set<Promise<void>>();
-  /** Claimed, waiting for a free slot. */
-  private readonly ready: Claimed[] = [];
+  /** Claimed deliveries by receiver: waiting for a slot under its limit, or in flight. */
+  private readonly windows: ReceiverWindows<Claimed>;
+  /** The subscriptions seen per receiver, most recently claimed last: a full receiver's are skipped. */
+  private readonly subscriptionsOf = new Map<string, Map<string, SubscriptionRef>>();
+  /** publication_url → its origin. */
+  private readonly origins = new Map<string, string>();
   private running = false;
   private loop: Promise<void> | undefined;
   private readonly recorder: AttemptRecorder;
@@ -80,24 +91,32 @@ export class DeliveryWorker implements Worker {
   private readonly claimFailures = new LoopFailureLog((error) =>
     this.log.error({ err: error, worker: this.owner }, 'claiming event deliveries failed'),
   );
-  /** Moving average of recent attempts' duration. */
-  private averageLatencyMs = 0;
   /** A claim under way, and how many rows were claimed so far (for deliverDue). */
-  private claiming: Promise<number> | undefined;
+  private claiming: Promise<ClaimResult> | undefined;
   private claimedCount = 0;
   /** When an event was last recorded in this process (performance.now()). */
   private nudgedAt = Number.NEGATIVE_INFINITY;
+  /** When a claim last found rows (performance.now()): while events keep coming, the loop looks more often. */
+  private foundAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly deps: Deps,
     options: DeliveryWorkerOptions = {},
   ) {
-    this.concurrency = options.concurrency ?? 32;
+    const { config } = deps;
+    const ceiling = options.receiverCeiling ?? config.webhookReceiverMax;
+    this.windows = new ReceiverWindows({
+      processCap: options.concurrency ?? config.webhookConcurrency,
+      floor: options.receiverFloor ?? config.webhookReceiverMin,
+      ceiling,
+    });
     this.pollMs = options.pollMs ?? 100;
     this.leaseMs = options.leaseMs ?? 3 * DELIVERY_TIMEOUT_MS;
     this.random = options.random ?? Math.random;
     this.makeClient = () =>
-      options.client ?? createWebhookClient({ allowPrivateTargets: deps.config.allowPrivateTargets });
+      options.client ??
+      // A socket per request in flight to one receiver, up to its ceiling.
+      createWebhookClient({ allowPrivateTargets: config.allowPrivateTargets, connectionsPerOrigin: ceiling });
     this.client = this.makeClient();
     this.log = options.log ?? stderrLog;
     this.recorder = new AttemptRecorder(deps.db, this.owner, this.log);
@@ -119,7 +138,7 @@ export class DeliveryWorker implements Worker {
     this.wakeup.wake();
     await this.loop;
     // Claimed but not started: hand them back now rather than when their lease runs out.
-    const unsent = this.ready.splice(0).map((r) => r.row.id);
+    const unsent = this.windows.takeQueued().map((r) => r.row.id);
     await releaseDeliveries(this.deps.db, this.owner, unsent).catch((error) =>
       this.log.error({ err: error }, 'releasing claimed event deliveries failed'),
     );
@@ -140,54 +159,67 @@ export class DeliveryWorker implements Worker {
     const before = this.claimedCount;
     for (;;) {
       // Its failure is the loop's to log; here it only means nothing was added.
-      await this.claiming?.catch(() => 0);
+      await this.claiming?.catch(() => undefined);
       await this.drain();
-      const claimed = await this.claimAndDispatch();
+      const { got } = await this.claimAndDispatch(true);
       await this.drain();
       await this.recorder.settled();
-      if (claimed === 0 && !this.claiming) return this.claimedCount - before;
+      if (got === 0 && !this.claiming) return this.claimedCount - before;
     }
   }
 
   private async run(): Promise<void> {
+    // After a pause (the poll interval, a nudge) the claim also looks for receivers with nothing held.
+    let discover = true;
     while (this.running) {
-      let claimed = 0;
+      let more = false;
       try {
-        claimed = await this.claimAndDispatch();
+        const { asked, got } = await this.claimAndDispatch(discover);
+        more = asked > 0 && got >= asked;
         this.claimFailures.succeeded();
       } catch (error) {
         // The database may be away (restart, failover): the loop keeps polling until it is back.
         this.claimFailures.failed(error);
       }
-      if (claimed === 0 || this.ready.length >= this.concurrency) await this.pause();
+      // A claim that got all it asked for may have left more due: look again at once.
+      if (more) {
+        discover = false;
+        continue;
+      }
+      await this.pause();
+      discover = true;
     }
   }
 
-  /** Waits for the poll interval, a free slot, or stop(); not at all if a slot came free meanwhile. */
+  /** Waits for the poll interval, room for a claim, or stop(); not at all if room came free meanwhile. */
   private pause(): Promise<void> {
+    const now = performance.now();
+    // Events recorded by other processes (`--role api`) reach this one only through its polls: while
+    // they keep coming (a claim found rows within the last second), poll every BUSY_POLL_MS.
+    const poll = now - this.foundAt < 1_000 ? Math.min(BUSY_POLL_MS, this.pollMs) : this.pollMs;
     // The nudge may come before the recording transaction commits (on PostgreSQL the claim then misses
     // it): after one, look again at doubling intervals (2, 4, 8 ... ms) up to the poll interval.
-    const sinceNudge = performance.now() - this.nudgedAt;
-    const delay = sinceNudge < this.pollMs ? Math.max(2, Math.min(sinceNudge, this.pollMs)) : this.pollMs;
+    const sinceNudge = now - this.nudgedAt;
+    const delay = sinceNudge < poll ? Math.max(2, Math.min(sinceNudge, poll)) : poll;
     return this.wakeup.wait(delay);
   }
 
   /**
-   * Keeps the window full without a round trip per delivery: a finished delivery is replaced at once from
-   * rows claimed ahead, and claims come in batches (a claim has a fixed cost, and scans past the rows
-   * leased already, so 64 rows cost far less than twice 32). While receivers answer quickly, claims take
-   * at least two slots' worth and up to three wait claimed; while they are slow, one slot's worth of
-   * each, so that no claimed row waits longer than one attempt and its lease still covers its own
-   * attempt when its turn comes.
+   * Keeps every receiver's window full without a round trip per delivery: a finished delivery is replaced
+   * at once from rows claimed ahead for the same receiver, and claims come in batches (a claim has a fixed
+   * cost, and scans past the rows leased already, so 64 rows cost far less than twice 32). What to ask
+   * for is the windows' claim plan: the room of the receivers with room for a claim's worth, and the
+   * receivers that hold enough, whose subscriptions' rows the claim leaves alone (fair claiming: a slow
+   * receiver's backlog, due first, does not fill every claim while a fast one's rows wait behind it).
    */
-  private async claimAndDispatch(): Promise<number> {
-    const want = this.wanted();
-    if (want < this.batchSize()) {
-      this.dispatchReady();
-      return 0;
+  private async claimAndDispatch(discover: boolean): Promise<ClaimResult> {
+    const plan = this.windows.claimPlan(discover);
+    if (plan.rows === 0) {
+      this.dispatch();
+      return { asked: 0, got: 0 };
     }
     this.wakeup.clear();
-    const claim = this.claim(want);
+    const claim = this.claim(plan.rows, this.skipped(plan.full));
     this.claiming = claim;
     try {
       return await claim;
@@ -196,71 +228,96 @@ export class DeliveryWorker implements Worker {
     }
   }
 
-  /** How many rows the window has room for. */
-  private wanted(): number {
-    const ahead = this.fast() ? 3 * this.concurrency : this.concurrency;
-    return this.concurrency + ahead - this.inFlight.size - this.ready.length;
+  /** The subscriptions of full receivers, most recently claimed first; forgets receivers the windows forgot. */
+  private skipped(full: string[]): SubscriptionRef[] {
+    for (const receiver of this.subscriptionsOf.keys())
+      if (!this.windows.has(receiver)) this.subscriptionsOf.delete(receiver);
+    return full.flatMap((receiver) => [...(this.subscriptionsOf.get(receiver)?.values() ?? [])].reverse());
   }
 
-  /** The fewest rows worth a claim. */
-  private batchSize(): number {
-    return this.fast() ? 2 * this.concurrency : this.concurrency;
-  }
-
-  private fast(): boolean {
-    return this.averageLatencyMs < SLOW_ATTEMPT_MS;
-  }
-
-  private async claim(want: number): Promise<number> {
+  private async claim(want: number, skip: SubscriptionRef[]): Promise<ClaimResult> {
     const { db, clock } = this.deps;
     const now = clock.now();
-    const rows = await claimDeliveries(db, this.owner, now, this.leaseMs, want);
+    const rows = await claimDeliveries(db, this.owner, now, this.leaseMs, want, skip);
+    if (rows.length > 0) this.foundAt = performance.now();
     const targets = await loadTargets(db, rows);
     // The lease the claim wrote (db/claim.ts): the same for the whole batch.
     const leaseEnds = now.getTime() + this.leaseMs;
-    for (const row of rows) this.ready.push({ row, target: targets.get(targetKey(row)), leaseEnds });
-    this.claimedCount += rows.length;
-    this.dispatchReady();
-    return rows.length;
+    const handBack: string[] = [];
+    for (const row of rows) {
+      const target = targets.get(targetKey(row));
+      const receiver = this.receiverOf(row, target);
+      // More than its window holds (a receiver not known as full yet): claimable again at once.
+      if (this.windows.add(receiver, { row, target, leaseEnds })) this.claimedCount++;
+      else handBack.push(row.id);
+    }
+    this.dispatch();
+    if (handBack.length > 0) await releaseDeliveries(db, this.owner, handBack);
+    return { asked: want, got: rows.length };
   }
 
-  private dispatchReady(): void {
+  /** The delivery's receiver: its URL's origin (scheme, host and port); remembers the subscription there. */
+  private receiverOf(row: ClaimedDelivery, target: DeliveryTarget | undefined): string {
+    let receiver = NO_RECEIVER;
+    if (target?.status === 'active') {
+      const url = target.publication_url;
+      receiver = this.origins.get(url) ?? originOf(url);
+      if (this.origins.size >= 10_000) this.origins.clear();
+      this.origins.set(url, receiver);
+    }
+    let subscriptions = this.subscriptionsOf.get(receiver);
+    if (!subscriptions) {
+      subscriptions = new Map();
+      this.subscriptionsOf.set(receiver, subscriptions);
+    }
+    const key = targetKey(row);
+    subscriptions.delete(key); // to the end: the most recently claimed
+    subscriptions.set(key, { organization_id: row.organization_id, subscription_id: row.subscription_id });
+    return receiver;
+  }
+
+  /** Starts what the windows allow: round-robin over receivers under their limit, under the cap. */
+  private dispatch(): void {
     let now: number | undefined;
-    while (this.inFlight.size < this.concurrency) {
-      const next = this.ready.shift();
-      if (!next) return;
+    for (let started = this.windows.next(); started; started = this.windows.next()) {
       now ??= this.deps.clock.now().getTime();
       // A row that waited so long its lease could run out mid-attempt is left to be claimed afresh, so
       // that two workers never attempt the same delivery at once.
-      if (next.leaseEnds - now <= DELIVERY_TIMEOUT_MS + LEASE_MARGIN_MS) continue;
-      const delivery: Promise<void> = this.attempt(next).then(() => this.freed(delivery));
+      if (started.item.leaseEnds - now <= DELIVERY_TIMEOUT_MS + LEASE_MARGIN_MS) {
+        this.windows.done(started);
+        continue;
+      }
+      const begun = started;
+      const delivery: Promise<void> = this.attempt(begun.item).then((outcome) =>
+        this.freed(delivery, begun, outcome),
+      );
       this.inFlight.add(delivery);
     }
   }
 
   /** One delivery in its slot; never rejects, so that one failure cannot stop the window. */
-  private async attempt(claimed: Claimed): Promise<void> {
+  private async attempt(claimed: Claimed): Promise<Outcome | undefined> {
     try {
-      await this.deliver(claimed.row, claimed.target);
+      return await this.deliver(claimed.row, claimed.target);
     } catch (error) {
       this.log.error({ err: error, deliveryId: claimed.row.id }, 'delivering an event failed');
+      return undefined;
     }
   }
 
-  /** A slot came free: it goes to the next claimed row at once. */
-  private freed(delivery: Promise<void>): void {
+  /** A slot came free: it goes to the next claimed row at once; the loop claims when there is room. */
+  private freed(delivery: Promise<void>, started: Started<Claimed>, outcome: Outcome | undefined): void {
     this.inFlight.delete(delivery);
-    if (this.running) this.dispatchReady();
-    // Wake the loop only when there is room for a claim's worth: not once per delivery.
-    if (this.wanted() >= this.batchSize()) {
-      this.wakeup.wake();
-    }
+    const claimNow = this.windows.done(started, outcome);
+    if (this.running) this.dispatch();
+    // Wake the loop only when a full receiver has room for a claim's worth: not once per delivery.
+    if (claimNow) this.wakeup.wake();
   }
 
   /** Waits until nothing is in flight and nothing claimed is left to send. */
   private async drain(): Promise<void> {
-    while (this.inFlight.size > 0 || this.ready.length > 0) {
-      this.dispatchReady();
+    while (this.inFlight.size > 0 || this.windows.queued > 0) {
+      this.dispatch();
       await Promise.all(this.inFlight);
     }
   }
@@ -276,16 +333,22 @@ export class DeliveryWorker implements Worker {
     }
   }
 
-  private async deliver(row: ClaimedDelivery, target: DeliveryTarget | undefined): Promise<void> {
-    if (!target) return; // the subscription was deleted after the claim; its deliveries went with it
+  /** Attempts one delivery and records it; returns how the receiver answered, if a request was made. */
+  private async deliver(
+    row: ClaimedDelivery,
+    target: DeliveryTarget | undefined,
+  ): Promise<Outcome | undefined> {
+    if (!target) return undefined; // the subscription was deleted after the claim; its deliveries went with it
     if (target.status !== 'active') {
       await abandon(this.deps.db, row, this.owner, 'the subscription is disabled');
-      return;
+      return undefined;
     }
     const attemptedAt = this.deps.clock.now();
     const started = performance.now();
     let result: AttemptResult = {};
     let error: string | null = null;
+    /** Whether the receiver had a say: not when the key cannot be opened or the target is refused. */
+    let requested = false;
     try {
       // A key this node cannot open (another node's secret key) is a failed attempt the delivery log shows.
       const message = buildMessage({
@@ -297,14 +360,16 @@ export class DeliveryWorker implements Worker {
         encrypt: target.encrypt === 1,
         sentAt: attemptedAt,
       });
+      requested = true;
       result = await this.client.post(target.publication_url, message);
       if (result.status !== undefined && (result.status < 200 || result.status >= 300))
         error = `the receiver answered ${result.status}`;
     } catch (thrown) {
       error = describeFailure(thrown);
+      if (error.startsWith('refused:')) requested = false;
     }
-    const latencyMs = Math.round(performance.now() - started);
-    this.averageLatencyMs += (latencyMs - this.averageLatencyMs) / 16;
+    const elapsedMs = performance.now() - started;
+    const latencyMs = Math.round(elapsedMs);
     const now = this.deps.clock.now();
     const decision = decide(result, row.round_attempts + 1, now, this.random);
     const next = nextState(decision, now);
@@ -320,6 +385,30 @@ export class DeliveryWorker implements Worker {
         disableSubscription: next.disableSubscription,
       },
     });
+    return requested ? { latencyMs: elapsedMs, failed: receiverFailed(result.status) } : undefined;
+  }
+}
+
+interface ClaimResult {
+  /** Rows the claim asked for, and rows it got. */
+  asked: number;
+  got: number;
+}
+
+/**
+ * What tells a receiver's limit to back off: no answer (timeout, connection refused or reset), 429 or a
+ * 5xx. Other answers, 4xx and 3xx included, came from a receiver that kept up.
+ */
+function receiverFailed(status: number | undefined): boolean {
+  return status === undefined || status === 429 || status >= 500;
+}
+
+/** The receiver a URL names: scheme, host and port. */
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
   }
 }
 

@@ -42,14 +42,30 @@ function claimReturning(db: Queryable) {
   return [...CLAIMED_COLUMNS, ofEvent('topic'), ofEvent('payload')];
 }
 
-/** Leases up to `limit` due deliveries to `owner` until `now + leaseMs` (db/claim.ts). */
+/** A subscription, by its key columns. */
+export interface SubscriptionRef {
+  organization_id: string;
+  subscription_id: string;
+}
+
+/** At most this many subscriptions are named in one claim: a statement's parameters are bounded. */
+export const MAX_SKIPPED = 200;
+
+/**
+ * Leases up to `limit` due deliveries to `owner` until `now + leaseMs` (db/claim.ts), leaving alone the
+ * rows of the subscriptions in `skip` (issue 20, fair claiming: those whose receiver holds enough claimed
+ * rows already, so that a slow receiver's backlog, due first, cannot fill every claim while a fast
+ * receiver's rows wait behind it). Without `skip` it is the plain claim.
+ */
 export function claimDeliveries(
   db: Queryable,
   owner: string,
   now: Date,
   leaseMs: number,
   limit: number,
+  skip: readonly SubscriptionRef[] = [],
 ): Promise<ClaimedDelivery[]> {
+  const skipped = skip.slice(0, MAX_SKIPPED);
   return claimDue<ClaimedDelivery>(db, {
     table: 'event_deliveries',
     owner,
@@ -57,6 +73,19 @@ export function claimDeliveries(
     leaseMs,
     limit,
     returning: claimReturning(db),
+    ...(skipped.length > 0
+      ? {
+          except: (eb) =>
+            eb.or(
+              skipped.map((ref) =>
+                eb.and([
+                  eb('organization_id', '=', ref.organization_id),
+                  eb('subscription_id', '=', ref.subscription_id),
+                ]),
+              ),
+            ),
+        }
+      : {}),
   });
 }
 

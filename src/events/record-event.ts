@@ -1,6 +1,6 @@
+import type { Scope } from '../db/scope.js';
 import type { Queryable } from '../deps.js';
 import { randomAlphanumeric } from '../http/ids.js';
-import type { Scope } from '../http/principal.js';
 import { isEventTopic, topicMatches } from './topics.js';
 
 /** Event ids are the `webhook-id` of every delivery of the event: stable across retries. */

@@ -77,6 +77,44 @@ export const ERROR_CODES = {
     meaning:
       'The import file is not the csv/tsv export layout of the survey (header rows); nothing was imported.',
   },
+  FW_V2_1: {
+    status: 404,
+    meaning:
+      'Version 2 of the API was shut down on 2020-03-31; the message names the version 3 call that replaces the command, or says none does.',
+  },
+  FW_LIB_1: {
+    status: 404,
+    meaning: 'Library not found (no such user or group library the caller may reach).',
+  },
+  FW_MSG_1: { status: 404, meaning: 'Library message not found (in that library).' },
+  FW_GRA_1: {
+    status: 400,
+    meaning:
+      'The uploaded file is not a PNG, JPEG, GIF or WebP image (read from its bytes); nothing was stored.',
+  },
+  FW_GRA_2: { status: 404, meaning: 'Graphic not found.' },
+  FW_DST_1: {
+    status: 400,
+    meaning: 'SMS distributions are not available: this server sends e-mail only (it has no SMS transport).',
+  },
+  FW_DST_2: {
+    status: 409,
+    meaning: 'The distribution is being sent or was sent; only one not sent yet can be canceled.',
+  },
+  FW_TOK_1: {
+    status: 401,
+    meaning: 'The OAuth access token has expired (they last an hour); request a new one at /oauth2/token.',
+  },
+  FW_OAU_1: { status: 404, meaning: 'OAuth client not found.' },
+  FW_DC_1: {
+    status: 401,
+    meaning:
+      "The OAuth access token belongs to another data center; the message names that data center's host.",
+  },
+  FW_DC_2: {
+    status: 502,
+    meaning: 'The call was forwarded to the data center holding the account, which did not answer; retry.',
+  },
 } as const satisfies Record<string, { status: number; meaning: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

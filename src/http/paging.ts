@@ -1,12 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import type { SelectQueryBuilder } from 'kysely';
 import { type TSchema, Type } from 'typebox';
-
-export interface Page {
-  offset: number;
-  /** The page size in force (the caller's or the call's default). */
-  limit: number;
-}
+import type { Page } from '../db/page.js';
 
 /**
  * The largest offset taken: the largest exact integer. Both engines take it (PostgreSQL's OFFSET is a
@@ -37,16 +31,6 @@ export function PagedList<T extends TSchema>(element: T) {
 
 export function pageOf(query: { offset?: number; pageSize?: number }, defaultSize = 100): Page {
   return { offset: query.offset ?? 0, limit: query.pageSize ?? defaultSize };
-}
-
-/**
- * A store's window onto a page, applied with `.$call(pageWindow(page))` after its `orderBy`: one row more
- * than the page holds, which `pagedResult` reads as "there is a next page".
- */
-export function pageWindow(page: Page) {
-  // biome-ignore lint/suspicious/noExplicitAny: any select query, whatever its tables and columns
-  return <Query extends SelectQueryBuilder<any, any, any>>(query: Query): Query =>
-    query.offset(page.offset).limit(page.limit + 1) as Query;
 }
 
 /**

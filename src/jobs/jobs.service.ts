@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { fromJson, toJson } from '../db/json.js';
+import type { Scope } from '../db/scope.js';
 import type { Queryable } from '../deps.js';
-import type { Scope } from '../http/principal.js';
 import { findJob, insertJob, type JobRow } from './jobs.store.js';
 
 /** Wakes this process's job workers when a job is queued, so they need not wait for their next poll. */

@@ -1,7 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import { claimDue } from '../db/claim.js';
+import type { Scope } from '../db/scope.js';
 import type { Queryable } from '../deps.js';
-import type { Scope } from '../http/principal.js';
 import type { JobsTable } from './jobs.tables.js';
 
 export type JobRow = Selectable<JobsTable>;

@@ -23,6 +23,11 @@ export const ID_KINDS = [
   'exportProgress',
   'exportFile',
   'responseImport',
+  'library',
+  'message',
+  'graphic',
+  'oauthClient',
+  'distribution',
 ] as const;
 
 export type IdKind = (typeof ID_KINDS)[number];
@@ -49,6 +54,8 @@ export function kindOfParam(path: string, name: string): IdKind {
       return path.includes('import-responses') ? 'responseImport' : 'exportProgress';
     case 'fileId':
       return 'exportFile';
+    case 'clientId':
+      return 'oauthClient';
     default:
       return name.replace(/Id$/, '') as IdKind;
   }

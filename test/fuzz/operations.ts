@@ -7,6 +7,8 @@ export interface JsonSchema {
   additionalProperties?: boolean | JsonSchema;
   propertyNames?: JsonSchema;
   maxProperties?: number;
+  minProperties?: number;
+  patternProperties?: Record<string, JsonSchema>;
   items?: JsonSchema;
   minItems?: number;
   maxItems?: number;

@@ -11,7 +11,7 @@ const SMALL = 12;
 
 /**
  * Values valid under `schema`, for the keywords the OpenAPI document uses: type (and nullable), properties,
- * required, additionalProperties, propertyNames, maxProperties, items, minItems/maxItems, enum,
+ * required, additionalProperties, patternProperties, propertyNames, min/maxProperties, items, minItems/maxItems, enum,
  * minimum/maximum, minLength/maxLength, pattern, format (email, date-time), anyOf/oneOf. A schema with none of
  * them takes any JSON value. With `hints`, a named property takes its hint's values half of the time.
  */
@@ -95,12 +95,16 @@ function arrayFor(schema: JsonSchema, hints: Hints): Arbitrary<unknown[]> {
 function objectFor(schema: JsonSchema, hints: Hints): Arbitrary<Record<string, unknown>> {
   const properties = schema.properties ?? {};
   const names = Object.keys(properties);
-  if (names.length === 0 && typeof schema.additionalProperties === 'object') {
-    const keys = schema.propertyNames
-      ? stringFor(schema.propertyNames)
-      : fc.string({ minLength: 1, maxLength: 8 });
-    const maxKeys = Math.min(schema.maxProperties ?? 3, 3);
-    return fc.dictionary(keys, arbitraryFor(schema.additionalProperties, hints), { maxKeys });
+  // A map: additionalProperties, or one pattern of patternProperties (TypeBox's Record), at least
+  // minProperties keys.
+  const [pattern, patterned] = Object.entries(schema.patternProperties ?? {})[0] ?? [];
+  const values = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : patterned;
+  if (names.length === 0 && values) {
+    const keySchema = schema.propertyNames ?? (pattern && pattern !== '^.*$' ? { pattern } : undefined);
+    const keys = keySchema ? stringFor(keySchema) : fc.string({ minLength: 1, maxLength: 8 });
+    const minKeys = schema.minProperties ?? 0;
+    const maxKeys = Math.max(minKeys, Math.min(schema.maxProperties ?? 3, 3));
+    return fc.dictionary(keys, arbitraryFor(values, hints), { minKeys, maxKeys });
   }
   const model: Record<string, Arbitrary<unknown>> = {};
   for (const name of names) {

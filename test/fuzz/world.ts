@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: piped text is written ${…}, in plain strings.
 import type { Config } from '../../src/config.js';
 import { JobRegistry, JobWorker } from '../../src/jobs/job-runner.js';
 import { contactImportJob } from '../../src/modules/contacts/contact-import.job.js';
@@ -5,6 +6,7 @@ import { CONTACT_IMPORT_JOB } from '../../src/modules/contacts/contact-imports.s
 import { RESPONSE_EXPORT_JOB, responseExportJob } from '../../src/modules/exports/response-export.job.js';
 import { responseImportJob } from '../../src/modules/responseimports/response-import.job.js';
 import { RESPONSE_IMPORT_JOB } from '../../src/modules/responseimports/response-imports.service.js';
+import { png } from '../graphics/images.js';
 import type { ApiResponse, TestApp } from '../helpers/test-app.js';
 import { multipartBody, SMALL_QSF } from '../surveys/survey-helpers.js';
 import type { IdKind } from './id-kinds.js';
@@ -44,6 +46,14 @@ export async function seedWorld(t: TestApp, config: Config): Promise<World> {
   const people = await seedPeople(seeding);
   const contacts = await seedContacts(seeding, org.directoryId);
   const survey = await seedSurvey(seeding);
+  // A distribution of the survey to the directory list, due long after the fuzz test ends (nothing is sent).
+  const distribution = await seeding.call('POST', '/API/v3/distributions', {
+    message: { messageText: '<p>Hello ${m://FirstName}: ${l://SurveyLink?d=Take the survey}</p>' },
+    recipients: { mailingListId: contacts.directoryList?.[0] },
+    header: { fromEmail: `surveys@${org.brandId}.example`, fromName: 'Fuzz', subject: 'Fuzz survey' },
+    surveyLink: { surveyId: survey.ids.survey?.[0], type: 'Individual' },
+    sendDate: '2099-01-01T00:00:00Z',
+  });
   const [subscription] = people.ids.subscription ?? [];
   const deliveries = await seeding.call('GET', `/API/v3/eventsubscriptions/${subscription}/deliveries`);
   const ids = {
@@ -53,6 +63,7 @@ export async function seedWorld(t: TestApp, config: Config): Promise<World> {
     ...people.ids,
     ...contacts,
     ...survey.ids,
+    distribution: [distribution.id],
   } as Record<IdKind, string[]>;
   ids.user = [org.userId, ...(ids.user ?? [])];
   return {
@@ -82,11 +93,27 @@ async function seedPeople(s: Seeding): Promise<{ ids: Ids; participantToken: str
     publicationUrl: 'http://127.0.0.1:9/fuzz',
     topics: '*',
   });
+  // A library message in the group's library (the participant reaches it too), and an image.
+  const message = await s.call('POST', `/API/v3/libraries/${group.id}/messages`, {
+    description: 'Fuzz message',
+    category: 'invite',
+    messages: { en: '<p>Hello ${m://FirstName}</p>' },
+  });
+  const image = multipartBody(png());
+  const graphic = await s.call('POST', '/API/v3/graphics', image.body, { 'content-type': image.contentType });
+  const oauthClient = await s.call('POST', '/API/v3/oauth-clients', {
+    name: 'Fuzz client',
+    scopes: ['manage:all'],
+  });
   const ids = {
     user: [user.id],
     division: [division.id],
     group: [group.id],
     subscription: [subscription.id],
+    library: [user.id, group.id],
+    message: [message.id],
+    graphic: [graphic.id],
+    oauthClient: [oauthClient.clientId],
   };
   return { ids, participantToken: token.apiToken };
 }

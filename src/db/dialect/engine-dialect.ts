@@ -44,6 +44,23 @@ export interface EngineDialect {
    */
   lockKeys(trx: Transaction<AnyDatabase>, lockClass: number, keys: readonly string[]): Promise<void>;
 
+  /**
+   * The shared side of lockKeys: holders of the shared lock never wait for each other, only for a holder
+   * of lockKeys on the same key (and it for them) until their transactions end. SQLite: nothing to do.
+   */
+  shareKeys(trx: Transaction<AnyDatabase>, lockClass: number, keys: readonly string[]): Promise<void>;
+
+  /** Makes a sequence (in a migration) whose first number is `after + 1`; dropSequence undoes it. */
+  createSequence(db: Kysely<AnyDatabase>, name: string, after: number): Promise<void>;
+  dropSequence(db: Kysely<AnyDatabase>, name: string): Promise<void>;
+
+  /**
+   * The next number of a sequence: it only grows and is never handed out twice, and drawing it waits for
+   * no other transaction (PostgreSQL: a SEQUENCE, which may skip numbers; SQLite, which has none: a row of
+   * the `sequences` table, which runs one write transaction at a time anyway).
+   */
+  nextSequenceValue(db: Kysely<AnyDatabase>, name: string): Promise<number>;
+
   /** The column type of raw bytes. */
   readonly binaryType: 'blob' | 'bytea';
 

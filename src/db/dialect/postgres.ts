@@ -42,6 +42,25 @@ export const lockKeys: EngineDialect['lockKeys'] = async (trx, lockClass, keys) 
   }
 };
 
+export const shareKeys: EngineDialect['shareKeys'] = async (trx, lockClass, keys) => {
+  for (const key of [...new Set(keys)].sort()) {
+    await sql`select pg_advisory_xact_lock_shared(${lockClass}, hashtext(${key}))`.execute(trx);
+  }
+};
+
+export const createSequence: EngineDialect['createSequence'] = async (db, name, after) => {
+  await sql`create sequence ${sql.id(name)} start with ${sql.lit(after + 1)}`.execute(db);
+};
+
+export const dropSequence: EngineDialect['dropSequence'] = async (db, name) => {
+  await sql`drop sequence ${sql.id(name)}`.execute(db);
+};
+
+export const nextSequenceValue: EngineDialect['nextSequenceValue'] = async (db, name) => {
+  const { rows } = await sql<{ value: number }>`select nextval(${name}) as value`.execute(db);
+  return Number(rows[0]?.value);
+};
+
 export const binaryType = 'bytea';
 
 export const writeBatchDelayMs = 50;
@@ -62,6 +81,10 @@ export const postgresDialect: EngineDialect = {
   placeholder,
   longestJsonValues,
   lockKeys,
+  shareKeys,
+  createSequence,
+  dropSequence,
+  nextSequenceValue,
   binaryType,
   writeBatchDelayMs,
   currentSchema,

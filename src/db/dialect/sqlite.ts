@@ -40,6 +40,26 @@ export const longestJsonValues: EngineDialect['longestJsonValues'] = async (db, 
 
 export const lockKeys: EngineDialect['lockKeys'] = async () => {};
 
+export const shareKeys: EngineDialect['shareKeys'] = async () => {};
+
+export const createSequence: EngineDialect['createSequence'] = async (db, name, after) => {
+  await sql`create table if not exists sequences (name text primary key, value integer not null)`.execute(db);
+  await sql`insert into sequences (name, value) values (${name}, ${after})`.execute(db);
+};
+
+export const dropSequence: EngineDialect['dropSequence'] = async (db, name) => {
+  await sql`delete from sequences where name = ${name}`.execute(db);
+};
+
+export const nextSequenceValue: EngineDialect['nextSequenceValue'] = async (db, name) => {
+  const { rows } = await sql<{
+    value: number;
+  }>`update sequences set value = value + 1 where name = ${name} returning value`.execute(db);
+  const value = rows[0]?.value;
+  if (value === undefined) throw new Error(`no sequence ${name}`);
+  return Number(value);
+};
+
 export const binaryType = 'blob';
 
 export const writeBatchDelayMs = 10;
@@ -58,6 +78,10 @@ export const sqliteDialect: EngineDialect = {
   placeholder,
   longestJsonValues,
   lockKeys,
+  shareKeys,
+  createSequence,
+  dropSequence,
+  nextSequenceValue,
   binaryType,
   writeBatchDelayMs,
   currentSchema,

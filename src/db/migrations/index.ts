@@ -8,6 +8,12 @@ import * as engine from './0006-engine.js';
 import * as sharedKeysTagged from './0007-shared-keys-tagged.js';
 import * as usernamesPerOrganization from './0008-usernames-per-organization.js';
 import * as blobs from './0009-blobs.js';
+import * as messages from './0010-messages.js';
+import * as graphics from './0011-graphics.js';
+import * as distributions from './0012-distributions.js';
+import * as oauth from './0013-oauth.js';
+import * as claimOrder from './0014-claim-order.js';
+import * as surveyTaking from './0015-survey-taking.js';
 
 /** Every migration, in order. Listed in code (not read from disk) so the built CLI carries them. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +26,10 @@ export const migrations: Record<string, Migration> = {
   '0007-shared-keys-tagged': sharedKeysTagged,
   '0008-usernames-per-organization': usernamesPerOrganization,
   '0009-blobs': blobs,
+  '0010-messages': messages,
+  '0011-graphics': graphics,
+  '0012-distributions': distributions,
+  '0013-oauth': oauth,
+  '0014-claim-order': claimOrder,
+  '0015-survey-taking': surveyTaking,
 };

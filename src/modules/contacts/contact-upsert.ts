@@ -1,6 +1,6 @@
+import type { Scope } from '../../db/scope.js';
 import type { Queryable } from '../../deps.js';
 import { type IdPrefix, newId } from '../../http/ids.js';
-import type { Scope } from '../../http/principal.js';
 import {
   type ContactInput,
   type ContactRow,

@@ -1,9 +1,10 @@
 import { isoSeconds } from '../../clock.js';
 import { isUniqueViolation } from '../../db/database.js';
+import type { Page } from '../../db/page.js';
+import type { Scope } from '../../db/scope.js';
 import type { Deps, Queryable } from '../../deps.js';
 import { ApiError } from '../../http/errors.js';
-import type { Page } from '../../http/paging.js';
-import type { Principal, Scope } from '../../http/principal.js';
+import type { Principal } from '../../http/principal.js';
 import {
   type ContactRow,
   changedContactRow,
@@ -14,6 +15,9 @@ import { type UpsertTarget, upsertContacts } from './contact-upsert.js';
 import type { ContactFields, ContactSearch, UpdateContactBody } from './contacts.schemas.js';
 import * as store from './contacts.store.js';
 import { requireDirectory } from './directories.service.js';
+import { listMailMembers, type MailMemberQuery } from './members.store.js';
+
+export type { MailMemberQuery };
 
 /** Contact counts per directory id, for the directories listing. */
 export function countContactsByDirectory(deps: Deps, principal: Principal): Promise<Map<string, number>> {
@@ -138,6 +142,71 @@ export async function searchDirectoryContacts(
 /** Records a bounce on the contact (the distribution issue calls it when mail to it bounces). */
 export async function markBounced(db: Queryable, scope: Scope, contactId: string, at: Date): Promise<void> {
   await store.updateContact(db, scope, contactId, { bounced_at: isoSeconds(at) });
+}
+
+/** Opts the contact out of its whole directory (a distribution's opt-out link; spec 9.5 `unsubscribed`). */
+export async function markUnsubscribed(
+  db: Queryable,
+  scope: Scope,
+  contactId: string,
+  at: Date,
+): Promise<void> {
+  await store.updateContact(db, scope, contactId, { unsubscribed: 1, updated_at: isoSeconds(at) });
+}
+
+/** A list member as a distribution mails it: its fields, and whether it opted out of the list or directory. */
+export interface MailContact {
+  contactId: string;
+  contactLookupId: string;
+  email: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  extRef: string | null;
+  language: string | null;
+  embeddedData: Record<string, string>;
+  optedOut: boolean;
+}
+
+/** One batch of the list's members (or some of them, or a sample's) in contact id order, after `query.after`. */
+export async function listMailContacts(
+  db: Queryable,
+  scope: Scope,
+  query: MailMemberQuery,
+): Promise<MailContact[]> {
+  const rows = await listMailMembers(db, scope, query);
+  return rows.map((row) => ({
+    contactId: row.id,
+    contactLookupId: row.contact_lookup_id,
+    email: row.email,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    extRef: row.ext_ref,
+    language: row.language,
+    embeddedData: parseEmbeddedData(row.embedded_data) ?? {},
+    optedOut: row.unsubscribed === 1 || row.member_unsubscribed === 1,
+  }));
+}
+
+/**
+ * What a response taken through a contact's individual link records of the contact (the export metadata
+ * columns RecipientFirstName, RecipientLastName, RecipientEmail, ExternalReference): the fields it has.
+ */
+export async function recipientFieldsOf(
+  db: Queryable,
+  scope: Scope,
+  contactId: string,
+): Promise<Record<string, string> | undefined> {
+  const row = await store.findContactById(db, scope, contactId);
+  if (!row) return undefined;
+  const fields: Record<string, string | null> = {
+    recipientFirstName: row.first_name,
+    recipientLastName: row.last_name,
+    recipientEmail: row.email,
+    externalDataReference: row.ext_ref,
+  };
+  return Object.fromEntries(
+    Object.entries(fields).filter((entry): entry is [string, string] => entry[1] !== null),
+  );
 }
 
 async function requireContact(db: Queryable, scope: Scope, directoryId: string, contactId: string) {

@@ -7,9 +7,9 @@ import {
   type Updateable,
 } from 'kysely';
 import { dialectOf } from '../../db/dialect/index.js';
+import { type Page, pageWindow } from '../../db/page.js';
+import type { Scope } from '../../db/scope.js';
 import type { Queryable } from '../../deps.js';
-import { type Page, pageWindow } from '../../http/paging.js';
-import type { Scope } from '../../http/principal.js';
 import type { Database } from '../../tables.js';
 import { insertMany } from './bulk-insert.js';
 import type { ContactRow } from './contact-fields.js';
@@ -35,6 +35,20 @@ export function findContact(
 }
 
 /** Contacts of the directory whose extRef is one of `extRefs`. */
+/** A contact of the organisation by id, whatever its directory. */
+export function findContactById(
+  db: Queryable,
+  scope: Scope,
+  contactId: string,
+): Promise<ContactRow | undefined> {
+  return db
+    .selectFrom('contacts')
+    .selectAll()
+    .where('organization_id', '=', scope.organizationId)
+    .where('id', '=', contactId)
+    .executeTakeFirst();
+}
+
 export function listByExtRefs(
   db: Queryable,
   scope: Scope,

@@ -1,9 +1,9 @@
 import { isoSeconds } from '../../clock.js';
+import type { Page } from '../../db/page.js';
+import type { Scope } from '../../db/scope.js';
 import type { Queryable } from '../../deps.js';
 import { ApiError } from '../../http/errors.js';
 import { newId } from '../../http/ids.js';
-import type { Page } from '../../http/paging.js';
-import type { Scope } from '../../http/principal.js';
 import * as store from './directories.store.js';
 
 /** Every organisation has one default directory (pool), made with it. */

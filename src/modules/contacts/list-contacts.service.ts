@@ -1,8 +1,9 @@
 import { isoSeconds } from '../../clock.js';
+import type { Page } from '../../db/page.js';
+import type { Scope } from '../../db/scope.js';
 import type { Deps, Queryable } from '../../deps.js';
 import { ApiError } from '../../http/errors.js';
-import type { Page } from '../../http/paging.js';
-import { type Principal, requireTargetAudience, type Scope } from '../../http/principal.js';
+import { type Principal, requireTargetAudience } from '../../http/principal.js';
 import type { ContactFields, UpdateContactBody } from './contacts.schemas.js';
 import { addContact, changeContact } from './contacts.service.js';
 import { type ListRef, requireList } from './mailing-lists.service.js';

@@ -1,8 +1,9 @@
+import type { Page } from '../../db/page.js';
+import type { Scope } from '../../db/scope.js';
 import type { Deps, Queryable } from '../../deps.js';
 import { ApiError } from '../../http/errors.js';
 import { type IdPrefix, newId } from '../../http/ids.js';
-import type { Page } from '../../http/paging.js';
-import type { Principal, Scope } from '../../http/principal.js';
+import type { Principal } from '../../http/principal.js';
 import { allUsersInScope } from '../users/users.service.js';
 import { defaultDirectoryId, requireDirectory } from './directories.service.js';
 import * as store from './mailing-lists.store.js';

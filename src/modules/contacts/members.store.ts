@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely';
+import { type Page, pageWindow } from '../../db/page.js';
+import type { Scope } from '../../db/scope.js';
 import type { Queryable } from '../../deps.js';
-import { type Page, pageWindow } from '../../http/paging.js';
-import type { Scope } from '../../http/principal.js';
 import { insertMany } from './bulk-insert.js';
 import type { ContactRow } from './contact-fields.js';
 import type { MailingListMembersTable } from './contacts.tables.js';
@@ -167,4 +167,39 @@ export async function deleteMember(
     .where('contact_id', '=', contactId)
     .executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/** Which members a distribution mails (listMailMembers): the list's, narrowed to some contacts or a sample. */
+export interface MailMemberQuery {
+  listId: string;
+  contactIds?: readonly string[];
+  sampleId?: string;
+  /** Keyset: contacts after this id. */
+  after?: string;
+  limit: number;
+}
+
+/** One batch of a list's members in contact id order, every stored field, for a distribution. */
+export function listMailMembers(db: Queryable, scope: Scope, query: MailMemberQuery): Promise<MemberRow[]> {
+  const org = scope.organizationId;
+  let q = db
+    .selectFrom('mailing_list_members as m')
+    .innerJoin('contacts as c', 'c.id', 'm.contact_id')
+    .selectAll('c')
+    .select(['m.unsubscribed as member_unsubscribed', 'm.contact_lookup_id'])
+    .where('m.organization_id', '=', org)
+    .where('m.mailing_list_id', '=', query.listId);
+  if (query.contactIds) q = q.where('m.contact_id', 'in', query.contactIds);
+  if (query.sampleId !== undefined) {
+    const sampleId = query.sampleId;
+    q = q.where('m.contact_id', 'in', (eb) =>
+      eb
+        .selectFrom('sample_members')
+        .select('contact_id')
+        .where('organization_id', '=', org)
+        .where('sample_id', '=', sampleId),
+    );
+  }
+  if (query.after !== undefined) q = q.where('m.contact_id', '>', query.after);
+  return q.orderBy('m.contact_id').limit(query.limit).execute();
 }

@@ -1,8 +1,8 @@
 import { isoSeconds } from '../../clock.js';
+import type { Page } from '../../db/page.js';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../http/errors.js';
 import { newId } from '../../http/ids.js';
-import type { Page } from '../../http/paging.js';
 import type { Principal } from '../../http/principal.js';
 import { requireList } from './mailing-lists.service.js';
 import * as store from './samples.store.js';

@@ -1,7 +1,7 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
+import { type Page, pageWindow } from '../../db/page.js';
+import type { Scope } from '../../db/scope.js';
 import type { Queryable } from '../../deps.js';
-import { type Page, pageWindow } from '../../http/paging.js';
-import type { Scope } from '../../http/principal.js';
 import type { ContactRow } from './contact-fields.js';
 import type { SamplesTable } from './contacts.tables.js';
 

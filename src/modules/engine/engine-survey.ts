@@ -1,4 +1,5 @@
 import type { Queryable } from '../../deps.js';
+import type { QsfDocument } from '../surveys/definition/qsf.js';
 import {
   type Availability,
   loadSurveyForTaking,
@@ -13,10 +14,10 @@ export interface RunnableSurvey {
   availability: Availability;
 }
 
-// A survey's definition does not change after it is created, so its engine picture is kept by id
-// (bounded, per node, safe to lose). Activation and expiration are read fresh on every request.
-const cache = new Map<string, EngineSurvey>();
-const CACHE_SIZE = 200;
+// The engine's picture of a definition, built once per definition object. The surveys module hands out
+// one such object per survey version on a node and drops it when its cache does (decision 0012), so the
+// picture needs no invalidation of its own: it is garbage with the definition it was built from.
+const models = new WeakMap<QsfDocument, EngineSurvey>();
 
 /** The survey of a link, ready to run, with whether it may be taken now; undefined when there is none. */
 export async function loadRunnableSurvey(
@@ -30,10 +31,9 @@ export async function loadRunnableSurvey(
 }
 
 function engineOf(taking: SurveyForTaking): EngineSurvey {
-  const cached = cache.get(taking.surveyId);
-  if (cached) return cached;
+  const built = models.get(taking.definition);
+  if (built) return built;
   const engine = toEngineSurvey(taking.surveyId, taking.definition);
-  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-  cache.set(taking.surveyId, engine);
+  models.set(taking.definition, engine);
   return engine;
 }

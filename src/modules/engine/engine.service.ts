@@ -7,6 +7,8 @@
 import { randomInt } from 'node:crypto';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../http/errors.js';
+import { newId } from '../../http/ids.js';
+import { recipientFieldsOf } from '../contacts/contacts.service.js';
 import { cutResponseEventContext, recordCompletedResponse } from '../responses/record-response.js';
 import type { AnswerValue } from '../surveys/definition/response-values.js';
 import { fullQuotasMatching } from '../surveys/survey-taking.service.js';
@@ -189,8 +191,23 @@ async function recordAndClose(
   { answers, displayedFields, walked, now, visitor }: Completion,
 ): Promise<void> {
   const scope = { organizationId: session.organization_id };
+  const responseId = newId('R');
   await deps.db.transaction().execute(async (trx) => {
-    const recorded = await recordCompletedResponse(trx, scope, {
+    // The session first: the recording writes the owner's counts last, so that row, which completions of
+    // the owner's surveys share, stays locked only until the commit (decision 0012).
+    await store.updateSession(trx, scope, session.id, {
+      state: serializeState(state),
+      status: 'complete',
+      response_id: responseId,
+      updated_at: now.toISOString(),
+      finished_at: now.toISOString(),
+    });
+    // An individual link's response carries its contact's name, e-mail and reference (issue 12).
+    const recipient = session.recipient_id
+      ? await recipientFieldsOf(trx, scope, session.recipient_id)
+      : undefined;
+    await recordCompletedResponse(trx, scope, {
+      responseId,
       surveyId: run.taking.surveyId,
       answers,
       // Spec 6 and 8: ResponseEventContext is at most 50 characters; the engine cuts a longer value.
@@ -206,13 +223,7 @@ async function recordAndClose(
       distributionChannel: session.link_token_hash ? 'email' : 'anonymous',
       sessionId: session.id,
       displayedFields,
-    });
-    await store.updateSession(trx, scope, session.id, {
-      state: serializeState(state),
-      status: 'complete',
-      response_id: recorded.responseId,
-      updated_at: now.toISOString(),
-      finished_at: now.toISOString(),
+      ...(recipient ? { extraMetadata: recipient } : {}),
     });
   });
 }

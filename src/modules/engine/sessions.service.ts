@@ -4,9 +4,9 @@
  * link carries a token that ties its one session to a contact and a distribution.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Scope } from '../../db/scope.js';
 import type { Deps, Queryable } from '../../deps.js';
 import { newId, randomAlphanumeric } from '../../http/ids.js';
-import type { Scope } from '../../http/principal.js';
 import { embeddedFieldsOf } from '../surveys/definition/qsf.js';
 import { initialState } from './engine.service.js';
 import type { RunnableSurvey } from './engine-survey.js';
@@ -174,4 +174,48 @@ export async function* streamOpenSessions(
     after = batch.at(-1);
     if (!after || batch.length < batchSize) return;
   }
+}
+
+/** Where a recipient of a distribution is with its individual link (the distributions module's links and stats). */
+export interface LinkSessionState {
+  sessionId: string;
+  /** open, complete or quota. */
+  status: string;
+  responseId: string | null;
+  startedAt: string;
+  finishedAt: string | null;
+}
+
+/** The link sessions of these contacts in the distribution (at most one each), by contact id. */
+export async function linkSessionStates(
+  db: Queryable,
+  scope: Scope,
+  distributionId: string,
+  contactIds: readonly string[],
+): Promise<Map<string, LinkSessionState>> {
+  if (contactIds.length === 0) return new Map();
+  const rows = await store.listLinkSessions(db, scope, distributionId, contactIds);
+  return new Map(
+    rows.map((row) => [
+      row.recipient_id ?? '',
+      {
+        sessionId: row.id,
+        status: row.status,
+        responseId: row.response_id,
+        startedAt: row.started_at,
+        finishedAt: row.finished_at,
+      },
+    ]),
+  );
+}
+
+/** Started and finished link sessions of a distribution (of these contacts only, when given). */
+export function countLinkSessions(
+  db: Queryable,
+  scope: Scope,
+  distributionId: string,
+  contactIds?: readonly string[],
+): Promise<{ started: number; finished: number }> {
+  if (contactIds?.length === 0) return Promise.resolve({ started: 0, finished: 0 });
+  return store.countLinkSessions(db, scope, distributionId, contactIds);
 }

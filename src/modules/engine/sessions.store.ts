@@ -1,6 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Scope } from '../../db/scope.js';
 import type { Queryable } from '../../deps.js';
-import type { Scope } from '../../http/principal.js';
 import type { EngineLinkTokensTable, EngineSessionsTable } from './engine.tables.js';
 
 export type SessionRow = Selectable<EngineSessionsTable>;
@@ -102,4 +102,44 @@ export function listOpenSessionsAfter(
     );
   }
   return query.orderBy('started_at').orderBy('id').limit(limit).execute();
+}
+
+/** The sessions of a distribution's individual links, for these contacts. */
+export function listLinkSessions(
+  db: Queryable,
+  scope: Scope,
+  distributionId: string,
+  contactIds: readonly string[],
+): Promise<
+  Pick<SessionRow, 'id' | 'recipient_id' | 'status' | 'response_id' | 'started_at' | 'finished_at'>[]
+> {
+  return db
+    .selectFrom('engine_sessions')
+    .select(['id', 'recipient_id', 'status', 'response_id', 'started_at', 'finished_at'])
+    .where('organization_id', '=', scope.organizationId)
+    .where('distribution_id', '=', distributionId)
+    .where('recipient_id', 'in', contactIds)
+    .execute();
+}
+
+/** How many of a distribution's link sessions started, and how many were recorded as responses. */
+export async function countLinkSessions(
+  db: Queryable,
+  scope: Scope,
+  distributionId: string,
+  contactIds?: readonly string[],
+): Promise<{ started: number; finished: number }> {
+  let query = db
+    .selectFrom('engine_sessions')
+    .select((eb) => [
+      eb.fn.countAll<number | string>().as('started'),
+      eb.fn
+        .sum<number | string | null>(eb.case().when('status', '=', 'complete').then(1).else(0).end())
+        .as('finished'),
+    ])
+    .where('organization_id', '=', scope.organizationId)
+    .where('distribution_id', '=', distributionId);
+  if (contactIds) query = query.where('recipient_id', 'in', contactIds);
+  const row = await query.executeTakeFirst();
+  return { started: Number(row?.started ?? 0), finished: Number(row?.finished ?? 0) };
 }

@@ -1,7 +1,8 @@
 /**
  * The survey as the engine runs it: a small, typed picture of a QSF definition (blocks, page breaks, flow,
- * questions with their choices and logic). Built once per request from the definition the surveys module
- * loads; real files are untidy (COMPAT.md, fixtures/qsf/README.md), so every read here is tolerant.
+ * questions with their choices and logic). Built once per survey version on a node, from the definition
+ * the surveys module compiles (engine-survey.ts); real files are untidy (COMPAT.md,
+ * fixtures/qsf/README.md), so every read here is tolerant.
  */
 
 import type { Logic } from '../surveys/definition/logic.js';

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { isUniqueViolation } from '../../db/database.js';
 import { flag } from '../../db/json.js';
+import type { Page } from '../../db/page.js';
 import type { Deps } from '../../deps.js';
 import * as deliveryLog from '../../events/delivery-log.store.js';
 import { isEncryptionKey } from '../../events/message.js';
@@ -10,7 +11,6 @@ import { isPrivateAddress, urlHost } from '../../events/ssrf.js';
 import { topicPatternProblem } from '../../events/topics.js';
 import { ApiError } from '../../http/errors.js';
 import { newId } from '../../http/ids.js';
-import type { Page } from '../../http/paging.js';
 import { type Principal, requireBrandAdmin } from '../../http/principal.js';
 import { type CreateSubscriptionBody, type ReplayBody, toDelivery } from './eventsubscriptions.schemas.js';
 import * as store from './eventsubscriptions.store.js';

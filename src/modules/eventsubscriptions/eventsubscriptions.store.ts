@@ -1,8 +1,8 @@
 import type { Insertable, Selectable } from 'kysely';
+import { type Page, pageWindow } from '../../db/page.js';
+import type { Scope } from '../../db/scope.js';
 import type { Queryable } from '../../deps.js';
 import type { EventSubscriptionsTable } from '../../events/events.tables.js';
-import { type Page, pageWindow } from '../../http/paging.js';
-import type { Scope } from '../../http/principal.js';
 
 export type SubscriptionRow = Selectable<EventSubscriptionsTable>;
 

@@ -3,14 +3,14 @@
  * issued it and a random secret kept in that export's payload; the export's result holds the last
  * recorded-order position (`seq`) it covered. So a token is opaque, cannot be forged or edited (the secret
  * must match), and works only in its organisation (the export is looked up in the caller's scope) and for
- * its survey. Recorded order, not wall-clock time: a response's `seq` is taken under the survey row's lock
- * and committed in that order, so "after seq N" misses and doubles nothing.
+ * its survey. Recorded order, not wall-clock time: an export reads only up to the last response settled when
+ * it starts (streamResponsesForExport, decision 0012), so "after seq N" misses and doubles nothing.
  */
 import { timingSafeEqual } from 'node:crypto';
+import type { Scope } from '../../db/scope.js';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../http/errors.js';
 import { randomAlphanumeric } from '../../http/ids.js';
-import type { Scope } from '../../http/principal.js';
 import { getJob } from '../../jobs/jobs.service.js';
 import { type ExportPayload, type ExportProgress, RESPONSE_EXPORT_JOB } from './response-export.job.js';
 

@@ -6,9 +6,10 @@
  * export has expired is read from its `expiresAt` (so the API says "expired" from that moment, even
  * before the job has run).
  */
+
+import type { Scope } from '../../db/scope.js';
 import type { Deps, Queryable } from '../../deps.js';
 import { newId } from '../../http/ids.js';
-import type { Scope } from '../../http/principal.js';
 import { jobBlobs } from '../../jobs/job-files.js';
 import type { JobHandler } from '../../jobs/job-runner.js';
 import { enqueueJob, getJob } from '../../jobs/jobs.service.js';

@@ -4,8 +4,8 @@
  * into values under the survey's value keys, exactly as they will be recorded when the session ends.
  */
 import { isoSeconds } from '../../clock.js';
+import type { Scope } from '../../db/scope.js';
 import type { Queryable } from '../../deps.js';
-import type { Scope } from '../../http/principal.js';
 import { loadRunnableSurvey, type RunnableSurvey } from '../engine/engine-survey.js';
 import { walk } from '../engine/flow.js';
 import { responseAnswers } from '../engine/response.js';

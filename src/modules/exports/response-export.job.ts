@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { fromJson } from '../../db/json.js';
+import type { Scope } from '../../db/scope.js';
 import type { Deps } from '../../deps.js';
-import type { Scope } from '../../http/principal.js';
 import { jobBlobs } from '../../jobs/job-files.js';
 import { type JobContext, JobFailure, type JobHandler, type RunningJob } from '../../jobs/job-runner.js';
 import { countOpenSessions } from '../engine/sessions.service.js';

@@ -6,6 +6,7 @@ import { BlobNotFoundError, InvalidBlobKeyError } from '../../files/blob-store.j
 import type { App } from '../../http/app-types.js';
 import { Envelope, IdResultSchema, ok, ProgressStartSchema, progressStarted } from '../../http/envelope.js';
 import { ApiError } from '../../http/errors.js';
+import { limitClass } from '../../http/rate-limit.js';
 import { jobBlobs } from '../../jobs/job-files.js';
 import type { JobView } from '../../jobs/jobs.service.js';
 import { EXPORT_FORMATS } from './formats/export-layout.js';
@@ -104,6 +105,7 @@ export function registerResponseExportRoutes(app: App, deps: Deps): void {
   app.post(
     '/responseexports',
     {
+      config: { rateLimit: limitClass('exportStart') },
       schema: {
         tags,
         summary: 'Start a response export (legacy spelling); answers its id',
@@ -121,6 +123,7 @@ export function registerResponseExportRoutes(app: App, deps: Deps): void {
   app.get(
     '/responseexports/:exportId',
     {
+      config: { rateLimit: limitClass('exportProgress') },
       schema: {
         tags,
         summary: 'Progress of a response export; the file URL once complete',
@@ -140,6 +143,7 @@ export function registerResponseExportRoutes(app: App, deps: Deps): void {
   app.get(
     '/responseexports/:exportId/file',
     {
+      config: { rateLimit: limitClass('exportFile') },
       schema: {
         tags,
         summary: 'Download a complete response export (application/zip, or the bare file)',
@@ -153,6 +157,7 @@ export function registerResponseExportRoutes(app: App, deps: Deps): void {
   app.post(
     '/surveys/:surveyId/export-responses',
     {
+      config: { rateLimit: limitClass('exportStart') },
       schema: {
         tags,
         summary: 'Start a response export; answers its progressId',
@@ -170,6 +175,7 @@ export function registerResponseExportRoutes(app: App, deps: Deps): void {
   app.get(
     '/surveys/:surveyId/export-responses/:progressId',
     {
+      config: { rateLimit: limitClass('exportProgress') },
       schema: {
         tags,
         summary: 'Progress of a response export; the fileId once complete',
@@ -195,6 +201,7 @@ export function registerResponseExportRoutes(app: App, deps: Deps): void {
   app.get(
     '/surveys/:surveyId/export-responses/:fileId/file',
     {
+      config: { rateLimit: limitClass('exportFile') },
       schema: {
         tags,
         summary: 'Download a complete response export (application/zip, or the bare file)',

@@ -4,8 +4,9 @@
  * `A3` for a 3-byte answer and a very long string for a 40,000-byte one instead of cutting every value
  * at 2000 bytes.
  */
+
+import type { Scope } from '../../db/scope.js';
 import type { Queryable } from '../../deps.js';
-import type { Scope } from '../../http/principal.js';
 import { type ResponseExportFilter, responseStringWidths } from '../responses/export-reads.service.js';
 import type { ExportLayout, FormatOptions } from './formats/export-layout.js';
 

@@ -1,10 +1,11 @@
 import { isoSeconds } from '../../clock.js';
 import { isUniqueViolation } from '../../db/database.js';
 import { flag } from '../../db/json.js';
-import type { Deps } from '../../deps.js';
+import type { Page } from '../../db/page.js';
+import type { Scope } from '../../db/scope.js';
+import type { Deps, Queryable } from '../../deps.js';
 import { ApiError } from '../../http/errors.js';
 import { newId } from '../../http/ids.js';
-import type { Page } from '../../http/paging.js';
 import { type Principal, requireBrandAdmin } from '../../http/principal.js';
 import { assertDivisionInScope } from '../users/divisions.service.js';
 import { allUsersInScope } from '../users/users.service.js';
@@ -81,6 +82,18 @@ export async function removeMember(
       throw ApiError.of('FW_USR_1', `User ${userId} is not a member of group ${groupId}.`);
     }
   });
+}
+
+/** For library access (the messages module): undefined when the organisation has no such group. */
+export async function groupMembership(
+  db: Queryable,
+  scope: Scope,
+  groupId: string,
+  userId: string,
+): Promise<{ member: boolean } | undefined> {
+  if (!(await store.findGroup(db, scope, groupId))) return undefined;
+  const members = await store.listMemberIds(db, scope, groupId);
+  return { member: members.some((m) => m.user_id === userId) };
 }
 
 function groupNotFound(groupId: string): ApiError {

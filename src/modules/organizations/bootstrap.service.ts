@@ -11,6 +11,8 @@ export interface BootstrapOptions {
   name?: string;
   targetAudience?: boolean;
   adminEmail?: string;
+  /** The deployment's data center (`--datacenter`), which the organisation belongs to. */
+  datacenter?: string;
 }
 
 export interface BootstrapResult {
@@ -47,6 +49,7 @@ export async function bootstrapOrganization(
         target_audience: flag(options.targetAudience ?? false),
         created_at: isoSeconds(now),
         expiration_date: null,
+        datacenter: options.datacenter ?? null,
       });
       const directoryId = await createDefaultDirectory(trx, scope, now);
       const userId = await insertNewUser(trx, scope, now, {
@@ -75,10 +78,14 @@ async function isEmpty(db: Queryable): Promise<boolean> {
  * starting together over one empty PostgreSQL race here; the one that loses finds the store no longer
  * empty and goes on without a token to print.
  */
-export async function bootstrapIfEmpty(db: Queryable, now: Date): Promise<BootstrapResult | undefined> {
+export async function bootstrapIfEmpty(
+  db: Queryable,
+  now: Date,
+  datacenter?: string,
+): Promise<BootstrapResult | undefined> {
   if (!(await isEmpty(db))) return undefined;
   try {
-    return await bootstrapOrganization(db, now, { brandId: 'fieldwork', name: 'Fieldwork' });
+    return await bootstrapOrganization(db, now, { brandId: 'fieldwork', name: 'Fieldwork', datacenter });
   } catch (error) {
     if (error instanceof BootstrapError && !(await isEmpty(db))) return undefined;
     throw error;

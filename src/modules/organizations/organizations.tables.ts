@@ -7,6 +7,8 @@ export interface OrganizationsTable {
   target_audience: number;
   created_at: string;
   expiration_date: string | null;
+  /** The data center the organisation belongs to (spec 1.4); null: the deployment that holds it. */
+  datacenter: string | null;
 }
 
 export interface OrganizationTables {

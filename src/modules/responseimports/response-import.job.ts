@@ -1,8 +1,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { fromJson } from '../../db/json.js';
+import type { Scope } from '../../db/scope.js';
 import type { Deps } from '../../deps.js';
 import { BlobNotFoundError } from '../../files/blob-store.js';
-import type { Scope } from '../../http/principal.js';
 import { jobBlobs, withLocalCopy } from '../../jobs/job-files.js';
 import { type JobContext, JobFailure, type JobHandler, type RunningJob } from '../../jobs/job-runner.js';
 import { recordForSurvey, responseIdsInUse } from '../responses/record-response.js';

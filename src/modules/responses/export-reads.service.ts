@@ -3,8 +3,10 @@
  * takes, their count and the `.sav` pre-pass's string widths. The exports module reads the `responses`
  * table only through these; the SQL stays in this module's stores.
  */
+
+import type { Scope } from '../../db/scope.js';
 import type { Queryable } from '../../deps.js';
-import type { Scope } from '../../http/principal.js';
+import { settleRecordings } from '../surveys/survey-responses.service.js';
 import type { ExportResponseRow, ResponseExportFilter, ResponseExportParts } from './responses.store.js';
 import * as store from './responses.store.js';
 import { findStringWidths, type StringWidthQuery } from './string-widths.store.js';
@@ -22,7 +24,12 @@ export function countResponsesForExport(
   return store.countFilteredResponses(db, scope, filter);
 }
 
-/** The export's responses in recorded order, a batch at a time (keyset on seq, the same on both engines). */
+/**
+ * The export's responses in recorded order, a batch at a time (keyset on seq, the same on both engines),
+ * up to the last one settled when it starts: recordings draw their `seq` concurrently and may commit out
+ * of order, so a response after that point could still be joined by one with a smaller `seq`. Stopping
+ * there, an export's last `seq` misses nothing a continuation would then skip (decisions 0003, 0012).
+ */
 export async function* streamResponsesForExport(
   db: Queryable,
   scope: Scope,
@@ -30,10 +37,12 @@ export async function* streamResponsesForExport(
   batchSize = 500, // 1000 was not measurably faster and raised a json export's peak memory by ~80 MB
   parts: ResponseExportParts = ALL_PARTS,
 ): AsyncGenerator<ExportResponseRow> {
+  const throughSeq = await settledSeq(db, scope, filter.surveyId);
   let afterSeq = filter.afterSeq ?? 0;
   for (;;) {
     const batch = await store.listFilteredResponsesAfter(db, scope, filter, {
       afterSeq,
+      throughSeq,
       limit: batchSize,
       parts,
     });
@@ -42,6 +51,14 @@ export async function* streamResponsesForExport(
     if (!last || batch.length < batchSize) return;
     afterSeq = last.seq;
   }
+}
+
+/** The survey's highest `seq` once every recording under way has ended (every lower one is committed). */
+function settledSeq(db: Queryable, scope: Scope, surveyId: string): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    await settleRecordings(trx, surveyId);
+    return store.highestSeq(trx, scope, surveyId);
+  });
 }
 
 /** Value key → the longest value an export writes for it, in UTF-8 bytes (0 when no response has it). */

@@ -1,11 +1,12 @@
 import { isoSeconds } from '../../clock.js';
+import { dialectOf, isUniqueViolation } from '../../db/dialect/index.js';
 import { toJson } from '../../db/json.js';
+import type { Scope } from '../../db/scope.js';
 import type { Queryable } from '../../deps.js';
 import { recordEvent } from '../../events/record-event.js';
 import { completedResponseTopic } from '../../events/topics.js';
 import { ApiError } from '../../http/errors.js';
 import { newId } from '../../http/ids.js';
-import type { Scope } from '../../http/principal.js';
 import {
   type AnswerValue,
   displayedValuesOf,
@@ -20,7 +21,10 @@ import {
   type SurveyForResponses,
   surveyForResponses,
 } from '../surveys/survey-responses.service.js';
-import { findResponseIdBySession, insertResponse, listResponseOwners } from './responses.store.js';
+import { insertResponse, listResponseOwners } from './responses.store.js';
+
+/** Where `responses.seq` comes from (migration 0015): numbers that only grow, recorded order. */
+const RESPONSE_SEQUENCE = 'response_seq';
 
 export interface CompletedResponseInput {
   surveyId: string;
@@ -54,8 +58,12 @@ export interface CompletedResponseInput {
   displayedFields?: string[];
   /** Per key, the values the respondent was offered; defaults to every choice of the answered keys. */
   displayedValues?: Record<string, AnswerValue[]>;
-  /** Response imports: the response's own id (checked free by the caller) and recorded date, kept. */
+  /**
+   * The response's id when the caller names it first (a new id for the engine's session to hold; an
+   * import's own, checked free); default a new one.
+   */
   responseId?: string;
+  /** Response imports: the recorded date, kept. */
   recordedDate?: Date;
   /** Response imports: seconds as the file says; default end − start. */
   duration?: number;
@@ -80,8 +88,9 @@ const isAuditable = (status: number) => status === 0 || status === 16;
 /**
  * THE way a completed response is recorded, by the API (`POST /v3/surveys/{id}/responses`) and by the
  * survey-taking engine alike. Call it inside the transaction that does the rest of the work: it writes
- * the response (values, labels, displayedFields, displayedValues and metadata), moves the survey's and
- * its owner's responseCounts, counts the response towards the quotas whose condition it meets, and emits
+ * the response (values, labels, displayedFields, displayedValues and metadata), counts it towards the
+ * quotas whose condition it meets and in its owner's responseCounts (the survey's are counted from its
+ * responses), and emits
  * `surveyengine.completedResponse.{SurveyID}` through the outbox with Status, SurveyID, ResponseID,
  * CompletedDate, RecipientID and DistributionID only when present, and ResponseEventContext when the
  * embedded field of that name is set.
@@ -114,8 +123,6 @@ export async function recordForSurvey(
       RESPONSE_EVENT_CONTEXT,
       `must be at most ${RESPONSE_EVENT_CONTEXT_MAX} characters`,
     );
-  if (input.sessionId && (await findResponseIdBySession(trx, input.sessionId)))
-    throw ApiError.of('FW_RSP_2', `Session ${input.sessionId} has already been recorded.`);
 
   const responseId = input.responseId ?? newId('R');
   const now = input.now;
@@ -141,13 +148,8 @@ export async function recordForSurvey(
     ...input.extraMetadata,
   };
   const values = { ...metadata, ...answers, ...embedded };
-  const seq = await moveResponseCounts(
-    trx,
-    scope,
-    survey,
-    isAuditable(status) ? { auditable: 1 } : { generated: 1 },
-    true,
-  );
+  // Drawn under the survey's recording lock, shared (surveyForResponses): decision 0012.
+  const seq = await dialectOf(trx).nextSequenceValue(trx, RESPONSE_SEQUENCE);
   await insertResponse(trx, {
     id: responseId,
     organization_id: scope.organizationId,
@@ -173,16 +175,25 @@ export async function recordForSurvey(
     displayed_values: toJson(input.displayedValues ?? displayedValuesOf(survey, Object.keys(answers))),
     embedded_data: toJson(embedded),
     updated_at: isoSeconds(now),
+  }).catch((error: unknown) => {
+    // The unique index on session_id, in the insert itself: an engine session is recorded once.
+    if (input.sessionId && isUniqueViolation(error))
+      throw ApiError.of('FW_RSP_2', `Session ${input.sessionId} has already been recorded.`);
+    throw error;
   });
   const quotas = await countTowardsQuotas(trx, scope, survey, values, 1);
-  if (input.emitEvent === false) return { responseId, quotas };
-  await recordEvent(
-    trx,
-    scope,
-    completedResponseTopic(survey.id),
-    completionPayload(responseId, survey.id, input, now),
-    now,
-  );
+  if (input.emitEvent !== false) {
+    await recordEvent(
+      trx,
+      scope,
+      completedResponseTopic(survey.id),
+      completionPayload(responseId, survey.id, input, now),
+      now,
+    );
+  }
+  // Last: the owner's row is the one row recordings of the owner's surveys write in common, so it is
+  // locked only until the commit that follows.
+  await moveResponseCounts(trx, scope, survey, isAuditable(status) ? { auditable: 1 } : { generated: 1 });
   return { responseId, quotas };
 }
 

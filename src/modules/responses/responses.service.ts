@@ -1,8 +1,9 @@
 import { isoSeconds } from '../../clock.js';
 import { fromJson, toJson } from '../../db/json.js';
+import type { Scope } from '../../db/scope.js';
 import type { Deps, Queryable } from '../../deps.js';
 import { ApiError } from '../../http/errors.js';
-import type { Principal, Scope } from '../../http/principal.js';
+import type { Principal } from '../../http/principal.js';
 import {
   type AnswerValue,
   isMetadataKey,

@@ -1,6 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Scope } from '../../db/scope.js';
 import type { Queryable } from '../../deps.js';
-import type { Scope } from '../../http/principal.js';
 import type { ResponsesTable } from './responses.tables.js';
 
 export type ResponseRow = Selectable<ResponsesTable>;
@@ -29,15 +29,6 @@ export function listResponseOwners(db: Queryable, ids: readonly string[]) {
     .select(['id', 'organization_id', 'survey_id'])
     .where('id', 'in', ids)
     .execute();
-}
-
-export async function findResponseIdBySession(db: Queryable, sessionId: string): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('responses')
-    .select('id')
-    .where('session_id', '=', sessionId)
-    .executeTakeFirst();
-  return row?.id;
 }
 
 export async function updateResponse(
@@ -136,7 +127,7 @@ export function listFilteredResponsesAfter(
   db: Queryable,
   scope: Scope,
   filter: ResponseExportFilter,
-  page: { afterSeq: number; limit: number; parts: ResponseExportParts },
+  page: { afterSeq: number; throughSeq: number; limit: number; parts: ResponseExportParts },
 ): Promise<ExportResponseRow[]> {
   const { parts } = page;
   const columns: ('id' | 'seq' | 'values' | 'labels' | 'displayed_fields' | 'displayed_values')[] = [
@@ -150,7 +141,19 @@ export function listFilteredResponsesAfter(
   return filteredResponses(db, scope, filter)
     .select(columns)
     .where('seq', '>', page.afterSeq)
+    .where('seq', '<=', page.throughSeq)
     .orderBy('seq')
     .limit(page.limit)
     .execute();
+}
+
+/** The survey's highest response `seq` (0 when it has none). */
+export async function highestSeq(db: Queryable, scope: Scope, surveyId: string): Promise<number> {
+  const row = await db
+    .selectFrom('responses')
+    .select((eb) => eb.fn.max('seq').as('top'))
+    .where('organization_id', '=', scope.organizationId)
+    .where('survey_id', '=', surveyId)
+    .executeTakeFirst();
+  return Number(row?.top ?? 0);
 }

@@ -8,8 +8,8 @@
  * One lookup per key (json_extract / `->`) was measured 2-4x faster than `json_each` over every key.
  */
 import { dialectOf } from '../../db/dialect/index.js';
+import type { Scope } from '../../db/scope.js';
 import type { Queryable } from '../../deps.js';
-import type { Scope } from '../../http/principal.js';
 import { filteredResponses, type ResponseExportFilter } from './responses.store.js';
 
 export interface StringWidthQuery {

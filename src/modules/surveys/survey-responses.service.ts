@@ -1,11 +1,14 @@
-import { fromJson } from '../../db/json.js';
+import { Transaction } from 'kysely';
+import { dialectOf } from '../../db/dialect/index.js';
+import type { Scope } from '../../db/scope.js';
 import type { Queryable } from '../../deps.js';
-import type { Scope } from '../../http/principal.js';
+import type { Database } from '../../tables.js';
 import { addOwnerResponseCounts } from '../users/users.service.js';
+import { compiledSurvey } from './compiled-survey.js';
 import { evaluateLogic } from './definition/logic.js';
-import { type QsfDocument, type QsfQuestion, questionsOf, quotasOf } from './definition/qsf.js';
+import type { QsfQuestion } from './definition/qsf.js';
 import { recordedFacts } from './definition/recorded-facts.js';
-import { type ValueKey, valueKeyIndex } from './definition/value-keys.js';
+import type { ValueKey } from './definition/value-keys.js';
 import * as store from './surveys.store.js';
 
 /** What the responses module needs of a survey: who owns it, and its questions and value keys. */
@@ -18,40 +21,40 @@ export interface SurveyForResponses {
   quotas: readonly { id: string; condition: unknown }[];
 }
 
-type Compiled = Pick<SurveyForResponses, 'keys' | 'questions' | 'quotas'>;
+/**
+ * A survey's recording lock (decision 0012). Every transaction that records (or deletes) a response holds
+ * it shared, so recordings never wait for each other; what needs every recording before it settled takes
+ * it alone for an instant (`settleRecordings`): changing the owner or deleting the survey (the counts they
+ * move), and an export finding the last response it may take. PostgreSQL only; SQLite runs one write
+ * transaction at a time already.
+ */
+const RECORDING_LOCK = 4_242_020;
 
-// A survey's definition never changes after it is created, so its compiled form can be kept by id.
-// Short-lived and safe to lose (DESIGN.md): each node keeps its own, bounded.
-const compiledCache = new Map<string, Compiled>();
-const CACHE_SIZE = 200;
-
-async function compiled(db: Queryable, scope: Scope, surveyId: string): Promise<Compiled | undefined> {
-  const cached = compiledCache.get(surveyId);
-  if (cached) return cached;
-  const row = await store.findSurvey(db, scope, surveyId);
-  if (!row) return undefined;
-  const doc = fromJson<QsfDocument>(row.definition);
-  const entry: Compiled = {
-    keys: valueKeyIndex(doc),
-    questions: new Map(questionsOf(doc).map((q) => [q.QuestionID, q])),
-    quotas: quotasOf(doc).map((q) => ({ id: q.ID, condition: q.Logic })),
-  };
-  if (compiledCache.size >= CACHE_SIZE) compiledCache.delete(compiledCache.keys().next().value as string);
-  compiledCache.set(surveyId, entry);
-  return entry;
-}
-
-/** The survey of the scope's organisation, with its value keys; undefined when there is none. */
+/**
+ * The survey of the scope's organisation, with its value keys; undefined when there is none. In a
+ * transaction, it first takes the survey's recording lock shared: a response recorded in that transaction
+ * goes to the owner read here and draws its sequence number under the lock.
+ */
 export async function surveyForResponses(
   db: Queryable,
   scope: Scope,
   surveyId: string,
 ): Promise<SurveyForResponses | undefined> {
+  if (db instanceof Transaction) await dialectOf(db).shareKeys(db, RECORDING_LOCK, [surveyId]);
   const header = await store.findSurveyHeader(db, scope, surveyId);
   if (!header) return undefined;
-  const entry = await compiled(db, scope, surveyId);
-  if (!entry) return undefined;
-  return { id: header.id, ownerId: header.owner_id, ...entry };
+  const compiled = await compiledSurvey(db, header);
+  if (!compiled) return undefined;
+  const { keys, questions, quotas } = compiled;
+  return { id: header.id, ownerId: header.owner_id, keys, questions, quotas };
+}
+
+/**
+ * Waits for every transaction recording a response of the survey to end, and holds new ones off until
+ * the caller's transaction ends: after it, every response numbered so far is committed or never will be.
+ */
+export async function settleRecordings(trx: Transaction<Database>, surveyId: string): Promise<void> {
+  await dialectOf(trx).lockKeys(trx, RECORDING_LOCK, [surveyId]);
 }
 
 export interface CountDelta {
@@ -61,19 +64,28 @@ export interface CountDelta {
 }
 
 /**
- * Moves the survey's responseCounts and its owner's (spec 2.5) together. With `nextSeq`, also hands out
- * the survey's next response sequence number (returned).
+ * Moves responseCounts (spec 2.5) as responses come and go: the owner's, and the survey's deleted count
+ * (its auditable and generated ones are counted from its responses). A recording calls it last in its
+ * transaction: the owner's row is what recordings of one owner's surveys still write in common.
  */
 export async function moveResponseCounts(
   db: Queryable,
   scope: Scope,
   survey: { id: string; ownerId: string },
   delta: CountDelta,
-  nextSeq = false,
-): Promise<number> {
-  const seq = await store.addSurveyResponseCounts(db, scope, survey.id, { ...delta, seq: nextSeq ? 1 : 0 });
+): Promise<void> {
+  if (delta.deleted) await store.addDeletedResponses(db, scope, survey.id, delta.deleted);
   await addOwnerResponseCounts(db, scope, survey.ownerId, delta);
-  return seq;
+}
+
+/** The survey's responseCounts (spec 2.5): auditable and generated counted, deleted kept. */
+export async function responseCountsOf(
+  db: Queryable,
+  scope: Scope,
+  survey: { id: string; response_count_deleted: number },
+): Promise<{ auditable: number; generated: number; deleted: number }> {
+  const live = await store.countLiveResponses(db, scope, survey.id);
+  return { ...live, deleted: survey.response_count_deleted };
 }
 
 /** Counts a response towards every quota whose condition its values meet (or takes it back: delta -1). */

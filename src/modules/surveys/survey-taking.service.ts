@@ -1,8 +1,9 @@
 import { fromJson } from '../../db/json.js';
+import type { Scope } from '../../db/scope.js';
 import type { Queryable } from '../../deps.js';
-import type { Scope } from '../../http/principal.js';
+import { compiledSurvey } from './compiled-survey.js';
 import { evaluateLogic } from './definition/logic.js';
-import { type QsfDocument, type QsfQuestion, questionsOf } from './definition/qsf.js';
+import type { QsfDocument, QsfQuestion } from './definition/qsf.js';
 import { recordedFacts } from './definition/recorded-facts.js';
 import * as store from './surveys.store.js';
 
@@ -22,31 +23,38 @@ export interface SurveyForTaking {
    * `TextEntry`/`ExclusiveAnswer` booleans, `SubSelector` null when absent, matrix scale points in
    * `Answers`/`AnswerOrder`, recodes via `recodeOf`. Which questions the engine is expected to run:
    * `isSupportedQuestion` (question-types.ts). Which value keys each question writes: value-keys.ts.
+   * One object per survey version on a node, shared by its requests (compiled-survey.ts): never change it;
+   * anything built from it alone may be kept beside it (a WeakMap keyed by it lives exactly as long).
    */
   definition: QsfDocument;
   questions: ReadonlyMap<string, QsfQuestion>;
+  /** The definition has quotas (else fullQuotasMatching reads nothing). */
+  hasQuotas: boolean;
 }
 
 /**
  * For the survey-taking engine: loads a survey by id alone (a link carries nothing else), or undefined
  * when there is no such survey. Whether it may be taken is `surveyAvailability`'s answer, not this one's.
+ * Reads a few short columns; the definition is compiled once per version (decision 0012).
  */
 export async function loadSurveyForTaking(
   db: Queryable,
   surveyId: string,
 ): Promise<SurveyForTaking | undefined> {
-  const row = await store.findSurveyById(db, surveyId);
+  const row = await store.findSurveyForTaking(db, surveyId);
   if (!row) return undefined;
-  const definition = fromJson<QsfDocument>(row.definition);
+  const compiled = await compiledSurvey(db, row);
+  if (!compiled) return undefined;
   return {
     surveyId: row.id,
     organizationId: row.organization_id,
     ownerId: row.owner_id,
-    name: row.name,
+    name: compiled.name,
     isActive: row.is_active === 1,
     expiration: { startDate: row.start_date, endDate: row.end_date },
-    definition,
-    questions: new Map(questionsOf(definition).map((q) => [q.QuestionID, q])),
+    definition: compiled.definition,
+    questions: compiled.questions,
+    hasQuotas: compiled.quotas.length > 0,
   };
 }
 
@@ -93,9 +101,10 @@ export async function quotaStates(db: Queryable, scope: Scope, surveyId: string)
  */
 export async function fullQuotasMatching(
   db: Queryable,
-  survey: Pick<SurveyForTaking, 'surveyId' | 'organizationId' | 'questions'>,
+  survey: Pick<SurveyForTaking, 'surveyId' | 'organizationId' | 'questions' | 'hasQuotas'>,
   values: Record<string, unknown>,
 ): Promise<QuotaState[]> {
+  if (!survey.hasQuotas) return [];
   const quotas = await quotaStates(db, { organizationId: survey.organizationId }, survey.surveyId);
   const facts = recordedFacts(values, survey.questions);
   return quotas.filter((q) => q.count >= q.limit && evaluateLogic(q.condition, facts));

@@ -19,7 +19,11 @@ import type { SurveyListRow } from './surveys.store.js';
  * Row + normalised QSF → the v3 survey record (COMPAT.md "Surveys"). The spec's and COMPAT's field names
  * live here and in survey-from-v3.ts, its inverse (a JSON body in this shape creates a survey).
  */
-export function presentSurvey(row: SurveyListRow, doc: QsfDocument) {
+export function presentSurvey(
+  row: SurveyListRow,
+  doc: QsfDocument,
+  responseCounts: { auditable: number; generated: number; deleted: number },
+) {
   const questions: Record<string, ReturnType<typeof presentQuestion>> = {};
   for (const element of doc.SurveyElements.filter((e) => e.Element === 'SQ')) {
     const question = element.Payload as QsfQuestion;
@@ -41,11 +45,7 @@ export function presentSurvey(row: SurveyListRow, doc: QsfDocument) {
     })),
     comments: {},
     loopAndMerge: {},
-    responseCounts: {
-      auditable: row.response_count_auditable,
-      generated: row.response_count_generated,
-      deleted: row.response_count_deleted,
-    },
+    responseCounts,
     quotas: quotasOf(doc).map((q) => ({
       id: q.ID,
       name: q.Name,

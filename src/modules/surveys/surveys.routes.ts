@@ -90,8 +90,12 @@ export async function registerSurveyRoutes(app: App, deps: Deps): Promise<void> 
       },
     },
     async (request) => {
-      const { row, document } = await service.getSurvey(deps, request.principal, request.params.surveyId);
-      return ok(request, presentSurvey(row, document));
+      const { row, document, counts } = await service.getSurvey(
+        deps,
+        request.principal,
+        request.params.surveyId,
+      );
+      return ok(request, presentSurvey(row, document, counts));
     },
   );
 

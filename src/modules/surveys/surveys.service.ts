@@ -1,16 +1,18 @@
 import { isoSeconds } from '../../clock.js';
 import { fromJson, toJson } from '../../db/json.js';
+import type { Page } from '../../db/page.js';
+import type { Scope } from '../../db/scope.js';
 import type { Deps, Queryable } from '../../deps.js';
 import { recordEvent } from '../../events/record-event.js';
 import { ApiError } from '../../http/errors.js';
 import { newId } from '../../http/ids.js';
-import type { Page } from '../../http/paging.js';
-import { isBrandAdmin, type Principal, type Scope } from '../../http/principal.js';
+import { isBrandAdmin, type Principal } from '../../http/principal.js';
 import { addOwnerResponseCounts, allUsersInScope } from '../users/users.service.js';
 import { type QsfDocument, quotasOf } from './definition/qsf.js';
 import { type ImportedQsf, importQsf } from './qsf-import.js';
 import { checkQsfShape } from './qsf-limits.js';
 import { qsfFromV3Record } from './survey-from-v3.js';
+import { responseCountsOf, settleRecordings } from './survey-responses.service.js';
 import * as store from './surveys.store.js';
 
 export interface Expiration {
@@ -170,7 +172,8 @@ async function emitActivation(trx: Queryable, scope: Scope, surveyId: string, ac
 
 export async function getSurvey(deps: Deps, principal: Principal, surveyId: string) {
   const row = await accessibleSurvey(deps.db, principal, surveyId);
-  return { row, document: fromJson<QsfDocument>(row.definition) };
+  const counts = await responseCountsOf(deps.db, principal, row);
+  return { row, document: fromJson<QsfDocument>(row.definition), counts };
 }
 
 /** Brand administrators list every survey of the organisation; other users the ones they own. */
@@ -194,6 +197,8 @@ export async function updateSurvey(deps: Deps, principal: Principal, surveyId: s
   const expiration = body.expiration ? checkExpiration(body.expiration) : undefined;
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (trx) => {
+    // The counts a new owner takes are those of every response recorded to the old one (decision 0012).
+    if (body.ownerId !== undefined) await settleRecordings(trx, surveyId);
     const row = await store.findSurveyHeader(trx, principal, surveyId);
     if (!row) throw surveyNotFound(surveyId);
     requireSurveyAccess(principal, row);
@@ -201,11 +206,7 @@ export async function updateSurvey(deps: Deps, principal: Principal, surveyId: s
       if (!isBrandAdmin(principal)) throw ApiError.forbidden();
       if (!(await allUsersInScope(trx, principal, [body.ownerId])))
         throw ApiError.invalid('ownerId', 'is not a user of the organization');
-      const counts = {
-        auditable: row.response_count_auditable,
-        generated: row.response_count_generated,
-        deleted: row.response_count_deleted,
-      };
+      const counts = await responseCountsOf(trx, principal, row);
       await addOwnerResponseCounts(trx, principal, row.owner_id, negate(counts));
       await addOwnerResponseCounts(trx, principal, body.ownerId, counts);
     }
@@ -235,15 +236,16 @@ const negate = (counts: Record<string, number>) =>
  */
 export async function deleteSurvey(deps: Deps, principal: Principal, surveyId: string): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
+    await settleRecordings(trx, surveyId);
     const row = await store.findSurveyHeader(trx, principal, surveyId);
     if (!row) throw surveyNotFound(surveyId);
     requireSurveyAccess(principal, row);
-    const live = row.response_count_auditable + row.response_count_generated;
-    if (live > 0) {
+    const { auditable, generated } = await responseCountsOf(trx, principal, row);
+    if (auditable + generated > 0) {
       await addOwnerResponseCounts(trx, principal, row.owner_id, {
-        auditable: -row.response_count_auditable,
-        generated: -row.response_count_generated,
-        deleted: live,
+        auditable: -auditable,
+        generated: -generated,
+        deleted: auditable + generated,
       });
     }
     await store.deleteSurvey(trx, principal, surveyId);

@@ -1,7 +1,7 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
+import { type Page, pageWindow } from '../../db/page.js';
+import type { Scope } from '../../db/scope.js';
 import type { Queryable } from '../../deps.js';
-import { type Page, pageWindow } from '../../http/paging.js';
-import type { Scope } from '../../http/principal.js';
 import type { SurveyQuotasTable, SurveysTable } from './surveys.tables.js';
 
 export type SurveyRow = Selectable<SurveysTable>;
@@ -18,10 +18,8 @@ const LIST_COLUMNS = [
   'end_date',
   'created_at',
   'updated_at',
-  'response_count_auditable',
-  'response_count_generated',
   'response_count_deleted',
-  'last_response_seq',
+  'version',
 ] as const;
 
 export function findSurvey(db: Queryable, scope: Scope, surveyId: string): Promise<SurveyRow | undefined> {
@@ -43,9 +41,25 @@ export function findSurveyHeader(db: Queryable, scope: Scope, surveyId: string) 
     .executeTakeFirst();
 }
 
-/** By id alone: the survey-taking engine knows only the survey id of a link. */
-export function findSurveyById(db: Queryable, surveyId: string): Promise<SurveyRow | undefined> {
-  return db.selectFrom('surveys').selectAll().where('id', '=', surveyId).executeTakeFirst();
+/**
+ * By id alone (a link carries nothing else): what a survey page reads on every request, a few short
+ * columns; the definition comes from the node's compiled survey at `version` (compiled-survey.ts).
+ */
+export function findSurveyForTaking(db: Queryable, surveyId: string) {
+  return db
+    .selectFrom('surveys')
+    .select(['id', 'organization_id', 'owner_id', 'is_active', 'start_date', 'end_date', 'version'])
+    .where('id', '=', surveyId)
+    .executeTakeFirst();
+}
+
+/** The definition with the version and name it goes with (one row, so they agree): for compiling. */
+export function findSurveyDefinition(db: Queryable, surveyId: string) {
+  return db
+    .selectFrom('surveys')
+    .select(['id', 'name', 'definition', 'version'])
+    .where('id', '=', surveyId)
+    .executeTakeFirst();
 }
 
 /** A page of the organisation's surveys, or of one owner's when `ownerId` is given. */
@@ -67,15 +81,21 @@ export async function insertSurvey(db: Queryable, row: Insertable<SurveysTable>)
   await db.insertInto('surveys').values(row).execute();
 }
 
+/**
+ * Changes a survey. A change of the definition or the name (what a compiled survey holds) moves `version`
+ * in the same statement: the one invalidation rule of compiled-survey.ts, kept here so no caller can skip it.
+ */
 export async function updateSurvey(
   db: Queryable,
   scope: Scope,
   surveyId: string,
-  changes: Updateable<SurveysTable>,
+  changes: Omit<Updateable<SurveysTable>, 'version'>,
 ): Promise<void> {
+  const compiledChanges = changes.definition !== undefined || changes.name !== undefined;
   await db
     .updateTable('surveys')
     .set(changes)
+    .$if(compiledChanges, (q) => q.set((eb) => ({ version: eb('version', '+', 1) })))
     .where('organization_id', '=', scope.organizationId)
     .where('id', '=', surveyId)
     .execute();
@@ -96,29 +116,40 @@ export async function deleteSurvey(db: Queryable, scope: Scope, surveyId: string
     .execute();
 }
 
-/**
- * Moves the survey's responseCounts and hands out the next response sequence number, in one statement:
- * on PostgreSQL the row lock it takes orders concurrent completions of one survey.
- */
-export async function addSurveyResponseCounts(
+/** Responses deleted from the survey: its responseCounts.deleted (the only count it keeps). */
+export async function addDeletedResponses(
   db: Queryable,
   scope: Scope,
   surveyId: string,
-  delta: { auditable?: number; generated?: number; deleted?: number; seq?: number },
-): Promise<number> {
-  const row = await db
+  count: number,
+): Promise<void> {
+  await db
     .updateTable('surveys')
-    .set((eb) => ({
-      response_count_auditable: eb('response_count_auditable', '+', delta.auditable ?? 0),
-      response_count_generated: eb('response_count_generated', '+', delta.generated ?? 0),
-      response_count_deleted: eb('response_count_deleted', '+', delta.deleted ?? 0),
-      last_response_seq: eb('last_response_seq', '+', delta.seq ?? 0),
-    }))
+    .set((eb) => ({ response_count_deleted: eb('response_count_deleted', '+', count) }))
     .where('organization_id', '=', scope.organizationId)
     .where('id', '=', surveyId)
-    .returning('last_response_seq')
-    .executeTakeFirstOrThrow();
-  return Number(row.last_response_seq);
+    .execute();
+}
+
+/**
+ * The survey's auditable (status 0 and 16) and generated (the others) responses, counted from the index on
+ * (organization_id, survey_id, status): exact, and no completion writes a counter (decision 0012).
+ */
+export async function countLiveResponses(
+  db: Queryable,
+  scope: Scope,
+  surveyId: string,
+): Promise<{ auditable: number; generated: number }> {
+  const row = await db
+    .selectFrom('responses')
+    .select((eb) => [
+      eb.fn.countAll<number | string>().filterWhere('status', 'in', [0, 16]).as('auditable'),
+      eb.fn.countAll<number | string>().filterWhere('status', 'not in', [0, 16]).as('generated'),
+    ])
+    .where('organization_id', '=', scope.organizationId)
+    .where('survey_id', '=', surveyId)
+    .executeTakeFirst();
+  return { auditable: Number(row?.auditable ?? 0), generated: Number(row?.generated ?? 0) };
 }
 
 export async function insertQuotas(db: Queryable, rows: Insertable<SurveyQuotasTable>[]): Promise<void> {

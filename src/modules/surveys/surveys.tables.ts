@@ -17,12 +17,16 @@ export interface SurveysTable {
   definition: string;
   created_at: string;
   updated_at: string;
-  /** responseCounts of spec 2.5, kept true by every response write. */
-  response_count_auditable: Generated<number>;
-  response_count_generated: Generated<number>;
+  /**
+   * Spec 2.5's responseCounts.deleted: responses deleted from the survey. Its auditable and generated
+   * counts are counted from its responses (decision 0012), so a completion never writes this row.
+   */
   response_count_deleted: Generated<number>;
-  /** The last response sequence number handed out: responses are read back in this (recorded) order. */
-  last_response_seq: Generated<number>;
+  /**
+   * What a node's compiled survey is cached under, with the id (decision 0012): 1 when the survey is made,
+   * moved in the same statement as every change of the definition or the name (surveys.store.ts).
+   */
+  version: Generated<number>;
 }
 
 /** One row per QO element of the definition: the condition, the limit and the running count. */

@@ -1,6 +1,6 @@
 import { precompiledQuery } from '../../db/precompiled.js';
+import type { Scope } from '../../db/scope.js';
 import type { Queryable } from '../../deps.js';
-import type { Scope } from '../../http/principal.js';
 
 /** What authenticating a call needs of a token's owner: who, which organisation, and may they call. */
 export interface TokenOwner {
@@ -11,6 +11,8 @@ export interface TokenOwner {
   account_status: string;
   account_expiration_date: string | null;
   target_audience: number;
+  /** The organisation's data center (spec 1.4); null: this deployment's. */
+  datacenter: string | null;
 }
 
 const tokenOwnerQuery = precompiledQuery<{ tokenHash: string }, TokenOwner>((db, param) =>
@@ -26,6 +28,7 @@ const tokenOwnerQuery = precompiledQuery<{ tokenHash: string }, TokenOwner>((db,
       'users.account_status',
       'users.account_expiration_date',
       'organizations.target_audience',
+      'organizations.datacenter',
     ])
     .where('api_tokens.token_hash', '=', param('tokenHash')),
 );

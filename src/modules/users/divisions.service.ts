@@ -1,11 +1,12 @@
 import { isoSeconds } from '../../clock.js';
 import { isUniqueViolation } from '../../db/database.js';
 import { toJson } from '../../db/json.js';
+import type { Page } from '../../db/page.js';
+import type { Scope } from '../../db/scope.js';
 import type { Deps, Queryable } from '../../deps.js';
 import { ApiError } from '../../http/errors.js';
 import { newId } from '../../http/ids.js';
-import type { Page } from '../../http/paging.js';
-import { type Principal, requireBrandAdmin, type Scope } from '../../http/principal.js';
+import { type Principal, requireBrandAdmin } from '../../http/principal.js';
 import type { CreateDivisionBody } from './divisions.schemas.js';
 import * as store from './divisions.store.js';
 import { allUsersInScope } from './users.service.js';

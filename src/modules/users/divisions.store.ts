@@ -1,7 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
+import { type Page, pageWindow } from '../../db/page.js';
+import type { Scope } from '../../db/scope.js';
 import type { Queryable } from '../../deps.js';
-import { type Page, pageWindow } from '../../http/paging.js';
-import type { Scope } from '../../http/principal.js';
 import type { DivisionsTable } from './divisions.tables.js';
 
 export type DivisionRow = Selectable<DivisionsTable>;

@@ -1,11 +1,12 @@
 import { isoSeconds } from '../../clock.js';
 import { isUniqueViolation } from '../../db/database.js';
 import { flag } from '../../db/json.js';
+import type { Page } from '../../db/page.js';
+import type { Scope } from '../../db/scope.js';
 import type { Deps, Queryable } from '../../deps.js';
 import { ApiError } from '../../http/errors.js';
 import { newId } from '../../http/ids.js';
-import type { Page } from '../../http/paging.js';
-import { type Principal, requireBrandAdmin, type Scope, type UserType } from '../../http/principal.js';
+import { type Principal, requireBrandAdmin, type UserType } from '../../http/principal.js';
 import { findTokenOwner, replaceToken } from './api-tokens.store.js';
 import { assertDivisionInScope } from './divisions.service.js';
 import { hashApiToken, hashPassword, newApiToken, sameHash } from './secrets.js';
@@ -140,6 +141,7 @@ export async function principalForToken(deps: Deps, token: string): Promise<Prin
     organizationId: owner.organization_id,
     userType: owner.user_type as UserType,
     targetAudience: owner.target_audience === 1,
+    ...(owner.datacenter ? { datacenter: owner.datacenter } : {}),
   };
 }
 
@@ -154,7 +156,8 @@ export async function whoAmI(deps: Deps, principal: Principal) {
     firstName: row.first_name,
     lastName: row.last_name,
     email: row.email,
-    datacenter: deps.config.datacenter,
+    // Spec 1.4: the data center the organisation belongs to.
+    datacenter: principal.datacenter ?? deps.config.datacenter,
   };
 }
 

@@ -38,7 +38,7 @@ export default async function bench(): Promise<BenchResult> {
   const database = createDatabase({ dataDir: ':memory:' });
   await migrateToLatest(database.db);
   const org = await bootstrapOrganization(database.db, systemClock.now(), { brandId: 'bench' });
-  const config = readConfig({ data: ':memory:' }, {});
+  const config = readConfig({ data: ':memory:', rateLimit: '0' }, {});
   const logger = loggerOptions(config, '/dev/null');
   const app = await buildApp({ config, database, clock: systemClock, logger });
   await app.listen({ port: 0, host: '127.0.0.1' });

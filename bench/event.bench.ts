@@ -153,7 +153,7 @@ export default async function bench(): Promise<BenchResult> {
       created_at: new Date().toISOString(),
     })
     .execute();
-  const config = { ...readConfig({ data: ':memory:' }, {}), allowPrivateTargets: true };
+  const config = { ...readConfig({ data: ':memory:', rateLimit: '0' }, {}), allowPrivateTargets: true };
   const worker = new DeliveryWorker(
     { db: database.db, clock: systemClock, config },
     { concurrency: IN_FLIGHT },

@@ -1,0 +1,248 @@
+/**
+ * What the survey-taking and response benchmarks share: a database on either engine (a throwaway schema
+ * on PostgreSQL), Fieldwork serving it with a serving node's logger, the bare "render + insert" app that
+ * answers the same browser protocol, and the load generator run in a process of its own.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { buildApp } from '../src/app.js';
+import { systemClock } from '../src/clock.js';
+import { readConfig } from '../src/config.js';
+import { createDatabase, type Db, type Engine, migrateToLatest } from '../src/db/database.js';
+import type { App } from '../src/http/app-types.js';
+import { newId } from '../src/http/ids.js';
+import { bootstrapOrganization } from '../src/modules/organizations/bootstrap.service.js';
+import type { ResponseRow } from '../src/modules/responses/responses.store.js';
+import { loggerOptions } from '../src/server.js';
+
+export const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+/** `BENCH_ENGINES=sqlite` (or `postgres`) runs one engine only. */
+export const ENGINES: Engine[] = (process.env.BENCH_ENGINES ?? 'sqlite,postgres')
+  .split(',')
+  .filter((e): e is Engine => e === 'sqlite' || e === 'postgres');
+
+export interface BenchDatabase {
+  database: Db;
+  drop(): Promise<void>;
+}
+
+/** SQLite in memory, or a fresh schema of the machine's PostgreSQL (dropped afterwards). */
+export async function openBenchDatabase(engine: Engine): Promise<BenchDatabase> {
+  if (engine === 'sqlite') {
+    const database = createDatabase({ dataDir: ':memory:' });
+    await migrateToLatest(database.db);
+    return { database, drop: async () => {} };
+  }
+  const schema = `bench_${randomBytes(5).toString('hex')}`;
+  const admin = createDatabase({ dataDir: ':memory:', databaseUrl: PG_URL });
+  await admin.db.schema.createSchema(schema).execute();
+  const database = createDatabase({ dataDir: ':memory:', databaseUrl: PG_URL, pgSchema: schema });
+  await migrateToLatest(database.db);
+  return {
+    database,
+    drop: async () => {
+      await admin.db.schema.dropSchema(schema).cascade().execute();
+      await admin.close();
+    },
+  };
+}
+
+export interface Fieldwork {
+  app: App;
+  origin: string;
+  headers: Record<string, string>;
+}
+
+/** Fieldwork on the database, logging as a serving node does (to /dev/null), on a loopback port. */
+export async function startFieldwork(database: Db): Promise<Fieldwork> {
+  const org = await bootstrapOrganization(database.db, systemClock.now(), {
+    brandId: `bench${randomBytes(4).toString('hex')}`,
+  });
+  const config = readConfig({ data: ':memory:', rateLimit: '0' }, {});
+  const logger = loggerOptions(config, '/dev/null');
+  const app = await buildApp({ config: { ...config, rateLimit: 0 }, database, clock: systemClock, logger });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const origin = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+  return { app, origin, headers: { 'x-api-token': org.apiToken, 'content-type': 'application/json' } };
+}
+
+/** Imports a QSF file, activates it and subscribes to its completions (so each one writes its delivery row). */
+export async function createActiveSurvey(fw: Fieldwork, qsf: string): Promise<string> {
+  const api = `${fw.origin}/API/v3`;
+  const created = await fetch(`${api}/surveys`, {
+    method: 'POST',
+    headers: fw.headers,
+    body: JSON.stringify({ file: qsf }),
+  });
+  if (created.status !== 200) throw new Error(`survey import: ${created.status} ${await created.text()}`);
+  const surveyId = ((await created.json()) as { result: { id: string } }).result.id;
+  await fetch(`${api}/surveys/${surveyId}`, {
+    method: 'PUT',
+    headers: fw.headers,
+    body: '{"isActive":true}',
+  });
+  await fetch(`${api}/eventsubscriptions`, {
+    method: 'POST',
+    headers: fw.headers,
+    body: JSON.stringify({
+      topics: `surveyengine.completedResponse.${surveyId}`,
+      publicationUrl: 'https://receiver.example/hook',
+    }),
+  });
+  return surveyId;
+}
+
+/**
+ * The same survey with a bigger definition: questions in a block the flow never shows (as a QSF's trash
+ * block holds them), each with a long text, until the file is about `bytes` long.
+ */
+export function paddedQsf(qsf: string, bytes: number): string {
+  const doc = JSON.parse(qsf) as { SurveyElements: { Element: string; Payload: unknown }[] };
+  const blocks = doc.SurveyElements.find((e) => e.Element === 'BL')?.Payload as object[];
+  const unused = {
+    Type: 'Trash',
+    Description: 'Trash / Unused Questions',
+    ID: 'BL_unused00000001',
+    BlockElements: [] as object[],
+  };
+  blocks.push(unused);
+  for (let n = 100; JSON.stringify(doc).length < bytes; n++) {
+    const id = `QID${n}`;
+    unused.BlockElements.push({ Type: 'Question', QuestionID: id });
+    doc.SurveyElements.push({
+      Element: 'SQ',
+      Payload: {
+        QuestionID: id,
+        DataExportTag: `Q${n}`,
+        QuestionText: `How often did you think about question ${n} last week? `.repeat(6),
+        QuestionType: 'MC',
+        Selector: 'SAVR',
+        Choices: Object.fromEntries(
+          ['Never', 'Rarely', 'Sometimes', 'Often', 'Always'].map((d, i) => [String(i + 1), { Display: d }]),
+        ),
+        ChoiceOrder: ['1', '2', '3', '4', '5'],
+        Validation: { Settings: { ForceResponse: 'OFF', Type: 'None' } },
+      },
+    });
+  }
+  return JSON.stringify(doc);
+}
+
+/** A respondent's way through the survey: answers per page (the load generator adds the hidden fields). */
+export interface RespondentsSpec {
+  origin: string;
+  surveyId: string;
+  respondents: number;
+  warmUpS: number;
+  durationS: number;
+  pages: Record<string, string>[];
+  /** Text of the end page: a response that does not reach it is an error. */
+  endText: string;
+}
+
+export interface RespondentsResult {
+  completedPerS: number;
+  /** Warm-up included: what the server's CPU time is divided by. */
+  completedInAll: number;
+  /** CPU time of this process (the server under test, and SQLite in it) per completed response. */
+  serverCpuMs?: number;
+  requestsPerS: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  errors: number;
+  firstError?: string;
+}
+
+/** Runs the load generator (respondents.child.ts) in its own process and returns its figures. */
+export async function runRespondents(spec: RespondentsSpec): Promise<RespondentsResult> {
+  const child = fileURLToPath(new URL('./respondents.child.ts', import.meta.url));
+  const proc = spawn(process.execPath, ['--import', 'tsx', child, JSON.stringify(spec)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const cpu = process.cpuUsage();
+  let out = '';
+  proc.stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  const code = await new Promise<number | null>((resolve) => proc.on('close', resolve));
+  if (code !== 0) throw new Error(`load generator ended with ${code}`);
+  const used = process.cpuUsage(cpu);
+  const result = JSON.parse(out) as RespondentsResult;
+  return { ...result, serverCpuMs: (used.user + used.system) / 1000 / Math.max(1, result.completedInAll) };
+}
+
+/** A page as a browser gets it, captured from Fieldwork; the bare app sends it with its own session. */
+export interface CapturedPages {
+  pages: string[];
+  end: string;
+  sessionId: string;
+}
+
+/** Walks the survey once as a browser and keeps its pages' HTML (for the bare app to send). */
+export async function capturePages(fw: Fieldwork, surveyId: string, answers: Record<string, string>[]) {
+  const path = `${fw.origin}/jfe/form/${surveyId}`;
+  let response = await fetch(path, { redirect: 'manual' });
+  const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const pages = [await response.text()];
+  const sessionId = /name="_fw_session" value="([^"]*)"/.exec(pages[0] ?? '')?.[1] ?? '';
+  for (const fields of answers) {
+    const form = new URLSearchParams(fields);
+    form.set('_fw_session', sessionId);
+    form.set('_fw_page', /name="_fw_page" value="([^"]*)"/.exec(pages.at(-1) ?? '')?.[1] ?? '');
+    response = await fetch(path, { method: 'POST', body: form, headers: { cookie }, redirect: 'manual' });
+    if (response.status === 303) response = await fetch(path, { headers: { cookie }, redirect: 'manual' });
+    pages.push(await response.text());
+  }
+  const end = pages.pop() ?? '';
+  return { pages, end, sessionId } satisfies CapturedPages;
+}
+
+/**
+ * The bare baseline: a Fastify app without Fieldwork that answers the same protocol (open the link, post a
+ * page, 303 to the link, the next page, the end page after the last) with pages of the same HTML, and
+ * inserts one response row (a copy of a recorded one) per request, through Kysely on the same database.
+ */
+export async function startBare(database: Db, captured: CapturedPages, row: ResponseRow) {
+  const app: FastifyInstance = Fastify();
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_r, body, done) =>
+    done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+  );
+  const sessions = new Map<string, number>();
+  let seq = 1_000_000_000;
+  const insert = () =>
+    database.db
+      .insertInto('responses')
+      .values({ ...row, id: newId('R'), seq: seq++, session_id: null })
+      .execute();
+  const page = (session: string, index: number) =>
+    index < captured.pages.length
+      ? (captured.pages[index] ?? '').replaceAll(captured.sessionId, session)
+      : captured.end;
+  const cookieOf = (header: string | undefined) => /bare=(FS_[A-Za-z0-9]+)/.exec(header ?? '')?.[1];
+  app.get<{ Params: { id: string } }>('/jfe/form/:id', async (request, reply) => {
+    let session = cookieOf(request.headers.cookie);
+    if (!session) {
+      session = newId('FS');
+      sessions.set(session, 0);
+      reply.header('set-cookie', `bare=${session}; Path=/jfe/form/${request.params.id}; HttpOnly`);
+    }
+    await insert();
+    return reply.type('text/html; charset=utf-8').send(page(session, sessions.get(session) ?? 0));
+  });
+  app.post<{ Params: { id: string } }>('/jfe/form/:id', async (request, reply) => {
+    const session = cookieOf(request.headers.cookie) ?? '';
+    const next = (sessions.get(session) ?? 0) + 1;
+    sessions.set(session, next);
+    await insert();
+    if (next >= captured.pages.length) {
+      sessions.delete(session);
+      return reply.type('text/html; charset=utf-8').send(captured.end);
+    }
+    return reply.code(303).header('location', `/jfe/form/${request.params.id}`).send();
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return { app, origin: `http://127.0.0.1:${(app.server.address() as { port: number }).port}` };
+}

@@ -1,0 +1,99 @@
+import type { Readable } from 'node:stream';
+import { isoSeconds } from '../../clock.js';
+import type { Deps } from '../../deps.js';
+import { BlobNotFoundError } from '../../files/blob-store.js';
+import { ApiError } from '../../http/errors.js';
+import { newId } from '../../http/ids.js';
+import { isBrandAdmin, type Principal } from '../../http/principal.js';
+import { jobBlobs } from '../../jobs/job-files.js';
+import { GRAPHIC_MAX_BYTES, type InspectedUpload, inspectUpload } from './graphic-upload.js';
+import * as store from './graphics.store.js';
+import { CONTENT_TYPES } from './image-format.js';
+
+/**
+ * The public address of a graphic, for e-mails and survey question text: `<baseUrl>/graphics/<id>`, at
+ * the host root beside the API, served to anyone without a token (public-graphics.routes.ts).
+ */
+export function graphicUrl(baseUrl: string, graphic: { id: string }): string {
+  return `${baseUrl.replace(/\/+$/, '')}/graphics/${graphic.id}`;
+}
+
+/** Every graphic's bytes live in the BlobStore under its organisation. */
+const blobKey = (organizationId: string, graphicId: string) => `${organizationId}/graphics/${graphicId}`;
+
+/**
+ * Streams an uploaded file into the BlobStore, refused (and nothing kept) unless its bytes are a PNG,
+ * JPEG, GIF or WebP image of at most `maxBytes`; then records it. Answers the new id (`IM_`).
+ */
+export async function uploadGraphic(
+  deps: Deps,
+  principal: Principal,
+  file: AsyncIterable<Uint8Array>,
+  maxBytes = GRAPHIC_MAX_BYTES,
+): Promise<string> {
+  const id = newId('IM');
+  const key = blobKey(principal.organizationId, id);
+  const blobs = jobBlobs(deps);
+  const inspected: InspectedUpload = { size: 0 };
+  // A refused upload fails the save itself: the store keeps no part of it.
+  await blobs.save(key, inspectUpload(file, maxBytes, inspected));
+  try {
+    if (!inspected.format || !inspected.etag) throw new Error('upload inspection did not complete');
+    await store.insertGraphic(deps.db, {
+      id,
+      organization_id: principal.organizationId,
+      owner_id: principal.userId,
+      content_type: CONTENT_TYPES[inspected.format],
+      size: inspected.size,
+      etag: inspected.etag,
+      created_at: isoSeconds(deps.clock.now()),
+    });
+  } catch (error) {
+    await blobs.remove(key);
+    throw error;
+  }
+  return id;
+}
+
+/**
+ * Deletes the graphic and its bytes; its public URL answers 404 from then on. The uploader and the brand
+ * administrators may; another organisation's id is not found. The bytes go first, so a failure midway
+ * leaves a row whose URL already answers 404 and a retry that finishes the job.
+ */
+export async function deleteGraphic(deps: Deps, principal: Principal, graphicId: string): Promise<void> {
+  const row = await store.findGraphic(deps.db, principal, graphicId);
+  if (!row) throw graphicNotFound(graphicId);
+  if (!isBrandAdmin(principal) && row.owner_id !== principal.userId) throw ApiError.forbidden();
+  await jobBlobs(deps).remove(blobKey(row.organization_id, row.id));
+  await store.deleteGraphic(deps.db, principal, graphicId);
+}
+
+export interface PublicGraphic {
+  contentType: string;
+  size: number;
+  etag: string;
+  /** Opens the bytes; 404 when they are gone (deleted meanwhile). */
+  open(): Promise<Readable>;
+}
+
+/** A graphic for its public URL, by id alone (the link carries nothing else); 404 when there is none. */
+export async function findPublicGraphic(deps: Deps, graphicId: string): Promise<PublicGraphic> {
+  const row = await store.findGraphicById(deps.db, graphicId);
+  if (!row) throw graphicNotFound(graphicId);
+  const key = blobKey(row.organization_id, row.id);
+  return {
+    contentType: row.content_type,
+    size: row.size,
+    etag: row.etag,
+    open: () =>
+      jobBlobs(deps)
+        .open(key)
+        .catch((error: unknown) => {
+          throw error instanceof BlobNotFoundError ? graphicNotFound(graphicId) : error;
+        }),
+  };
+}
+
+function graphicNotFound(graphicId: string): ApiError {
+  return ApiError.of('FW_GRA_2', `Graphic ${graphicId} not found.`);
+}

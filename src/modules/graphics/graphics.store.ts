@@ -1,0 +1,35 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Scope } from '../../db/scope.js';
+import type { Queryable } from '../../deps.js';
+import type { GraphicsTable } from './graphics.tables.js';
+
+export type GraphicRow = Selectable<GraphicsTable>;
+
+export function findGraphic(db: Queryable, scope: Scope, graphicId: string): Promise<GraphicRow | undefined> {
+  return db
+    .selectFrom('graphics')
+    .selectAll()
+    .where('organization_id', '=', scope.organizationId)
+    .where('id', '=', graphicId)
+    .executeTakeFirst();
+}
+
+/**
+ * For the public URL, by id alone: the link is all a mail reader or a respondent has, and the id's 15
+ * random characters (about 89 bits) are what keeps an image unguessable.
+ */
+export function findGraphicById(db: Queryable, graphicId: string): Promise<GraphicRow | undefined> {
+  return db.selectFrom('graphics').selectAll().where('id', '=', graphicId).executeTakeFirst();
+}
+
+export async function insertGraphic(db: Queryable, row: Insertable<GraphicsTable>): Promise<void> {
+  await db.insertInto('graphics').values(row).execute();
+}
+
+export async function deleteGraphic(db: Queryable, scope: Scope, graphicId: string): Promise<void> {
+  await db
+    .deleteFrom('graphics')
+    .where('organization_id', '=', scope.organizationId)
+    .where('id', '=', graphicId)
+    .execute();
+}

@@ -1,0 +1,96 @@
+/**
+ * A survey's definition read and compiled once per version, not once per request (decision 0012). The
+ * key is (survey id, `surveys.version`), and the version moves in the same statement as every change of
+ * the definition or the name (surveys.store.ts updateSurvey), so a node never serves an old version to a
+ * request that read the new one, whichever node made the change: nothing needs to be told. Each node
+ * keeps its own, bounded by count and by the definitions' length, least recently used out first.
+ */
+import { fromJson } from '../../db/json.js';
+import type { Queryable } from '../../deps.js';
+import { type QsfDocument, type QsfQuestion, questionsOf, quotasOf } from './definition/qsf.js';
+import { type ValueKey, valueKeyIndex } from './definition/value-keys.js';
+import * as store from './surveys.store.js';
+
+/** Everything the definition gives, ready to use; shared by every request on this node: never change it. */
+export interface CompiledSurvey {
+  id: string;
+  version: number;
+  /** The survey's name at this version (the page title). */
+  name: string;
+  definition: QsfDocument;
+  questions: ReadonlyMap<string, QsfQuestion>;
+  keys: ReadonlyMap<string, ValueKey>;
+  /** The quotas' conditions; their counts live in survey_quotas. Empty: the survey has no quota. */
+  quotas: readonly { id: string; condition: unknown }[];
+}
+
+/** A least-recently-used map bounded by entry count and by the summed weight of its entries. */
+export class BoundedLru<V> {
+  private readonly entries = new Map<string, { value: V; weight: number }>();
+  private weight = 0;
+
+  constructor(
+    private readonly maxEntries: number,
+    private readonly maxWeight: number,
+  ) {}
+
+  get(key: string): V | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    this.entries.delete(key); // re-inserted: the Map's order is the recency order
+    this.entries.set(key, entry);
+    return entry.value;
+  }
+
+  set(key: string, value: V, weight: number): void {
+    const old = this.entries.get(key);
+    if (old) this.weight -= old.weight;
+    this.entries.delete(key);
+    this.entries.set(key, { value, weight });
+    this.weight += weight;
+    for (const [oldest, entry] of this.entries) {
+      if (this.entries.size <= this.maxEntries && this.weight <= this.maxWeight) break;
+      if (oldest === key) break; // the newest stays even when it alone is over the bound
+      this.entries.delete(oldest);
+      this.weight -= entry.weight;
+    }
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+/** About 100 surveys of the largest real files (95 KB), more of the usual ones; compiled, a few times that. */
+const MAX_SURVEYS = 500;
+const MAX_DEFINITION_CHARS = 10_000_000;
+const cache = new BoundedLru<CompiledSurvey>(MAX_SURVEYS, MAX_DEFINITION_CHARS);
+
+const keyOf = (surveyId: string, version: number) => `${surveyId}@${version}`;
+
+/**
+ * The compiled survey at the version a request has just read (from a row of `surveys`); read and compiled
+ * on a miss. Undefined when the survey is gone. A survey changed since the caller's read compiles at its
+ * new version, which the caller then uses: never an older one.
+ */
+export async function compiledSurvey(
+  db: Queryable,
+  survey: { id: string; version: number },
+): Promise<CompiledSurvey | undefined> {
+  const cached = cache.get(keyOf(survey.id, survey.version));
+  if (cached) return cached;
+  const row = await store.findSurveyDefinition(db, survey.id);
+  if (!row) return undefined;
+  const definition = fromJson<QsfDocument>(row.definition);
+  const compiled: CompiledSurvey = {
+    id: row.id,
+    version: row.version,
+    name: row.name,
+    definition,
+    questions: new Map(questionsOf(definition).map((q) => [q.QuestionID, q])),
+    keys: valueKeyIndex(definition),
+    quotas: quotasOf(definition).map((q) => ({ id: q.ID, condition: q.Logic })),
+  };
+  cache.set(keyOf(row.id, row.version), compiled, row.definition.length);
+  return compiled;
+}
