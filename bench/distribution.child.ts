@@ -18,6 +18,7 @@ import { DISTRIBUTION_JOB, distributionJob } from '../src/modules/distributions/
 import { composeMail } from '../src/modules/distributions/mail-message.js';
 import { POOL_SETTINGS } from '../src/modules/distributions/mail-sender.js';
 import { bootstrapOrganization } from '../src/modules/organizations/bootstrap.service.js';
+import { insertListContacts } from '../test/distributions/list-contacts-fixture.js';
 import { block, blockFlow, qsf, question } from '../test/engine/qsf-builder.js';
 
 const [mode, countText, smtpUrl] = process.argv.slice(2) as ['fieldwork' | 'bare', string, string];
@@ -65,7 +66,12 @@ const surveyId = (
 ).id as string;
 const listId = (await call('POST', `/API/v3/directories/${org.directoryId}/mailinglists`, { name: 'Bench' }))
   .id as string;
-await insertContacts();
+await insertListContacts(
+  database.db,
+  { organizationId: org.brandId, directoryId: org.directoryId, listId },
+  COUNT,
+  'bench',
+);
 
 let peakRss = process.memoryUsage.rss();
 const sampler = setInterval(() => {
@@ -77,49 +83,6 @@ process.stdout.write(`${JSON.stringify({ mode, count: COUNT, seconds, peakRssMb:
 await app.close();
 await database.close();
 rmSync(dir, { recursive: true, force: true });
-
-async function insertContacts(): Promise<void> {
-  const at = new Date().toISOString();
-  for (let first = 0; first < COUNT; first += 500) {
-    const n = Math.min(500, COUNT - first);
-    const ids = Array.from({ length: n }, (_, i) => `CID_bench${String(first + i).padStart(10, '0')}`);
-    await database.db
-      .insertInto('contacts')
-      .values(
-        ids.map((id, i) => ({
-          id,
-          organization_id: org.brandId,
-          directory_id: org.directoryId,
-          first_name: `Person${first + i}`,
-          last_name: 'Bench',
-          email: `p${first + i}@example.com`,
-          email_key: `p${first + i}@example.com`,
-          phone: null,
-          ext_ref: null,
-          language: null,
-          unsubscribed: 0,
-          bounced_at: null,
-          embedded_data: null,
-          created_at: at,
-          updated_at: at,
-        })),
-      )
-      .execute();
-    await database.db
-      .insertInto('mailing_list_members')
-      .values(
-        ids.map((id) => ({
-          organization_id: org.brandId,
-          mailing_list_id: listId,
-          contact_id: id,
-          contact_lookup_id: id.replace('CID_', 'CGC_'),
-          unsubscribed: 0,
-          added_at: at,
-        })),
-      )
-      .execute();
-  }
-}
 
 /** The distribution job, as a worker runs it: collect, then send every recipient. */
 async function sendThroughFieldwork(): Promise<number> {

@@ -13,6 +13,7 @@ import { freshStorageEnv, type StartedServer, startCli } from '../helpers/cli.js
 import { pollUntil } from '../helpers/poll.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import { MESSAGE, ONE_QUESTION } from './distribution-helpers.js';
+import { insertListContacts } from './list-contacts-fixture.js';
 import { type SmtpSink, startSmtpSink } from './smtp-sink.js';
 
 /**
@@ -67,48 +68,6 @@ async function startWorker(): Promise<StartedServer> {
   return node;
 }
 
-async function insertContacts(): Promise<void> {
-  const at = new Date().toISOString();
-  for (let first = 0; first < CONTACTS; first += 500) {
-    const ids = Array.from({ length: 500 }, (_, i) => `CID_crash${String(first + i).padStart(10, '0')}`);
-    await database.db
-      .insertInto('contacts')
-      .values(
-        ids.map((id, i) => ({
-          id,
-          organization_id: org.brandId,
-          directory_id: org.directoryId,
-          first_name: `Person${first + i}`,
-          last_name: 'Crash',
-          email: `p${first + i}@example.com`,
-          email_key: `p${first + i}@example.com`,
-          phone: null,
-          ext_ref: null,
-          language: null,
-          unsubscribed: 0,
-          bounced_at: null,
-          embedded_data: null,
-          created_at: at,
-          updated_at: at,
-        })),
-      )
-      .execute();
-    await database.db
-      .insertInto('mailing_list_members')
-      .values(
-        ids.map((id) => ({
-          organization_id: org.brandId,
-          mailing_list_id: listId,
-          contact_id: id,
-          contact_lookup_id: id.replace('CID_', 'CGC_'),
-          unsubscribed: 0,
-          added_at: at,
-        })),
-      )
-      .execute();
-  }
-}
-
 beforeAll(async () => {
   storage = await freshStorageEnv();
   database = openCliStorage(storage.env);
@@ -117,7 +76,12 @@ beforeAll(async () => {
   org = await t.newOrganization();
   surveyId = await importSurvey(t, org.apiToken, ONE_QUESTION);
   listId = await createDirectoryList(t, org.apiToken, org.directoryId);
-  await insertContacts();
+  await insertListContacts(
+    database.db,
+    { organizationId: org.brandId, directoryId: org.directoryId, listId },
+    CONTACTS,
+    'crash',
+  );
   sink = await startSmtpSink(undefined, (count) => {
     if (count === KILL_AT) sink.hold();
   });

@@ -2,6 +2,9 @@ import { type RawBuilder, sql } from 'kysely';
 import type { EngineDialect } from './engine-dialect.js';
 import { OBJECT_TEXT_BYTES, replaced, widthsOf } from './json-widths.js';
 
+/** This module is the postgres EngineDialect (index.ts `dialectOf`): one named export per difference. */
+export const engine = 'postgres';
+
 /** PostgreSQL: rows another worker's claim has locked are skipped, not waited for. */
 export const skipLockedRows: EngineDialect['skipLockedRows'] = (query) => query.forUpdate().skipLocked();
 
@@ -73,20 +76,3 @@ export const currentSchema: EngineDialect['currentSchema'] = async (db) => {
 export function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: unknown } | undefined)?.code === '23505';
 }
-
-export const postgresDialect: EngineDialect = {
-  engine: 'postgres',
-  skipLockedRows,
-  jsonField,
-  placeholder,
-  longestJsonValues,
-  lockKeys,
-  shareKeys,
-  createSequence,
-  dropSequence,
-  nextSequenceValue,
-  binaryType,
-  writeBatchDelayMs,
-  currentSchema,
-  isUniqueViolation,
-};

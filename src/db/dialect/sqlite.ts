@@ -2,6 +2,9 @@ import { type RawBuilder, sql } from 'kysely';
 import type { EngineDialect } from './engine-dialect.js';
 import { OBJECT_TEXT_BYTES, replaced, widthsOf } from './json-widths.js';
 
+/** This module is the sqlite EngineDialect (index.ts `dialectOf`): one named export per difference. */
+export const engine = 'sqlite';
+
 /** SQLite: one writer at a time, so a claim's UPDATE is exclusive already and there are no row locks to skip. */
 export const skipLockedRows: EngineDialect['skipLockedRows'] = (query) => query;
 
@@ -70,20 +73,3 @@ export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | undefined)?.code;
   return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
-
-export const sqliteDialect: EngineDialect = {
-  engine: 'sqlite',
-  skipLockedRows,
-  jsonField,
-  placeholder,
-  longestJsonValues,
-  lockKeys,
-  shareKeys,
-  createSequence,
-  dropSequence,
-  nextSequenceValue,
-  binaryType,
-  writeBatchDelayMs,
-  currentSchema,
-  isUniqueViolation,
-};

@@ -196,7 +196,7 @@ export async function recipientFieldsOf(
   scope: Scope,
   contactId: string,
 ): Promise<Record<string, string> | undefined> {
-  const row = await store.findContactById(db, scope, contactId);
+  const row = await store.findContact(db, scope, undefined, contactId);
   if (!row) return undefined;
   const fields: Record<string, string | null> = {
     recipientFirstName: row.first_name,

@@ -19,36 +19,23 @@ import type { ContactsTable } from './contacts.tables.js';
 /** Rows per statement when writing or matching in bulk: well under both engines' parameter limits. */
 export const BATCH_ROWS = 1000;
 
+/** A contact of the organisation by id: in the given directory, or in any (`undefined`). */
 export function findContact(
   db: Queryable,
   scope: Scope,
-  directoryId: string,
+  directoryId: string | undefined,
   contactId: string,
 ): Promise<ContactRow | undefined> {
   return db
     .selectFrom('contacts')
     .selectAll()
     .where('organization_id', '=', scope.organizationId)
-    .where('directory_id', '=', directoryId)
+    .$if(directoryId !== undefined, (query) => query.where('directory_id', '=', directoryId ?? ''))
     .where('id', '=', contactId)
     .executeTakeFirst();
 }
 
 /** Contacts of the directory whose extRef is one of `extRefs`. */
-/** A contact of the organisation by id, whatever its directory. */
-export function findContactById(
-  db: Queryable,
-  scope: Scope,
-  contactId: string,
-): Promise<ContactRow | undefined> {
-  return db
-    .selectFrom('contacts')
-    .selectAll()
-    .where('organization_id', '=', scope.organizationId)
-    .where('id', '=', contactId)
-    .executeTakeFirst();
-}
-
 export function listByExtRefs(
   db: Queryable,
   scope: Scope,

@@ -4,16 +4,16 @@
  * recipient's token; only its SHA-256 is stored, so a copy of the database cannot opt anyone out.
  */
 import type { Deps } from '../../deps.js';
+import { hashSecret } from '../../secret-hash.js';
 import { markUnsubscribed } from '../contacts/contacts.service.js';
 import { findByTokenHash, type RecipientRow, setOpened, updateRecipient } from './recipients.store.js';
-import { tokenHash } from './send-recipients.js';
 
 const TOKEN = /^[A-Za-z0-9]{32}$/;
 
 /** The recipient a token names; undefined for a malformed or unknown one. */
 export async function recipientForToken(deps: Deps, token: string): Promise<RecipientRow | undefined> {
   if (!TOKEN.test(token)) return undefined;
-  return findByTokenHash(deps.db, tokenHash(token));
+  return findByTokenHash(deps.db, hashSecret(token));
 }
 
 /**
@@ -41,5 +41,5 @@ export async function optOut(deps: Deps, token: string): Promise<boolean> {
 /** The message was opened (its image fetched): recorded the first time. */
 export async function recordOpen(deps: Deps, token: string): Promise<void> {
   if (!TOKEN.test(token)) return;
-  await setOpened(deps.db, tokenHash(token), deps.clock.now().toISOString());
+  await setOpened(deps.db, hashSecret(token), deps.clock.now().toISOString());
 }

@@ -4,7 +4,7 @@
  * goes out, and is recorded `sent` just before its final dot (mail-sender.ts). Rows another attempt left
  * `sending` never had their dot sent, so they go back to `pending` first (decision 0009).
  */
-import { createHash } from 'node:crypto';
+
 import { fromJson } from '../../db/json.js';
 import type { Scope } from '../../db/scope.js';
 import type { Deps } from '../../deps.js';
@@ -12,6 +12,7 @@ import { openSecret, sealSecret } from '../../events/sealed-secret.js';
 import { secretKeyOf } from '../../events/secret-key.js';
 import { randomAlphanumeric } from '../../http/ids.js';
 import type { JobContext } from '../../jobs/job-runner.js';
+import { hashSecret } from '../../secret-hash.js';
 import { markBounced } from '../contacts/contacts.service.js';
 import { createIndividualLink } from '../engine/sessions.service.js';
 import { verdictOf } from './delivery.js';
@@ -21,8 +22,6 @@ import type { MailSender, OutgoingMail } from './mail-sender.js';
 import { listDue, type RecipientRow, releaseSending, updateRecipient } from './recipients.store.js';
 
 export const SEND_BATCH = 100;
-
-export const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 
 interface Prepared {
   row: RecipientRow;
@@ -87,7 +86,7 @@ async function claimBatch(round: SendRound): Promise<Prepared[]> {
           state: 'sending',
           sending_owner: owner,
           attempts,
-          token_hash: tokenHash(token),
+          token_hash: hashSecret(token),
           link_sealed: linkSealed,
         },
         { from: 'pending' },

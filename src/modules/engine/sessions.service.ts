@@ -3,10 +3,11 @@
  * secret's SHA-256 is stored, so reading the table does not let anyone take over a session. An individual
  * link carries a token that ties its one session to a contact and a distribution.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+
 import type { Scope } from '../../db/scope.js';
 import type { Deps, Queryable } from '../../deps.js';
 import { newId, randomAlphanumeric } from '../../http/ids.js';
+import { hashSecret, sameHash } from '../../secret-hash.js';
 import { embeddedFieldsOf } from '../surveys/definition/qsf.js';
 import { initialState } from './engine.service.js';
 import type { RunnableSurvey } from './engine-survey.js';
@@ -27,7 +28,6 @@ export interface SessionKey {
 }
 
 const MAX_URL_VALUE = 1000;
-const hash = (text: string) => createHash('sha256').update(text).digest('hex');
 
 export const sessionCookieName = (surveyId: string) => `fw_${surveyId}`;
 export const formatSessionKey = (key: SessionKey) => `${key.sessionId}.${key.secret}`;
@@ -46,9 +46,7 @@ export async function findSession(
   if (!key) return undefined;
   const row = await store.findSessionById(db, key.sessionId);
   if (!row || row.survey_id !== surveyId) return undefined;
-  const expected = Buffer.from(row.secret_hash, 'hex');
-  const given = Buffer.from(hash(key.secret), 'hex');
-  return expected.length === given.length && timingSafeEqual(expected, given) ? row : undefined;
+  return sameHash(row.secret_hash, hashSecret(key.secret)) ? row : undefined;
 }
 
 /** Embedded data from the link's URL parameters: only fields the survey's flow declares. */
@@ -72,7 +70,7 @@ export async function newSession(
     id: key.sessionId,
     organization_id: run.taking.organizationId,
     survey_id: run.taking.surveyId,
-    secret_hash: hash(key.secret),
+    secret_hash: hashSecret(key.secret),
     status: 'open',
     state: serializeState(initialState(run, options.given, now)),
     link_token_hash: options.link?.token_hash ?? null,
@@ -112,7 +110,7 @@ export async function createIndividualLink(
 ): Promise<IndividualLink> {
   const token = randomAlphanumeric(40);
   await store.insertLinkToken(db, {
-    token_hash: hash(token),
+    token_hash: hashSecret(token),
     organization_id: scope.organizationId,
     survey_id: input.surveyId,
     contact_id: input.contactId,
@@ -139,7 +137,7 @@ export async function sessionForLink(
   visitor: Visitor,
 ): Promise<LinkOutcome> {
   if (!/^[A-Za-z0-9]{40}$/.test(token)) return { kind: 'invalid' };
-  const link = await store.findLinkToken(deps.db, hash(token));
+  const link = await store.findLinkToken(deps.db, hashSecret(token));
   if (!link || link.survey_id !== run.taking.surveyId) return { kind: 'invalid' };
   const now = deps.clock.now();
   if (link.expires_at && now >= new Date(link.expires_at)) return { kind: 'expired' };
@@ -147,7 +145,7 @@ export async function sessionForLink(
   if (!existing) return { kind: 'session', ...(await newSession(deps, run, { given: {}, visitor, link })) };
   const key = { sessionId: existing.id, secret: randomAlphanumeric(32) };
   await store.updateSession(deps.db, { organizationId: existing.organization_id }, existing.id, {
-    secret_hash: hash(key.secret),
+    secret_hash: hashSecret(key.secret),
     updated_at: now.toISOString(),
   });
   return { kind: 'session', row: existing, key };

@@ -1,4 +1,4 @@
-import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { randomAlphanumeric } from '../../http/ids.js';
 import { covers, SCOPES } from '../../http/scopes.js';
 import { OAuthError } from './oauth-error.js';
@@ -30,20 +30,6 @@ const ACCESS_TOKEN = /^([a-z][a-z0-9]{1,15})\.[A-Za-z0-9_-]{43}$/;
 /** The issuing data center of a well-formed access token; undefined for anything else. */
 export function datacenterOfAccessToken(token: string): string | undefined {
   return ACCESS_TOKEN.exec(token)?.[1];
-}
-
-/**
- * Secrets and tokens carry at least 256 random bits, so SHA-256 makes a stolen table useless and a slow
- * hash would buy nothing (decision 0002); the stored hash is compared again in constant time.
- */
-export function hashSecret(secret: string): string {
-  return hash('sha256', secret, 'hex');
-}
-
-export function sameHash(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'hex');
-  const right = Buffer.from(b, 'hex');
-  return left.length === right.length && timingSafeEqual(left, right);
 }
 
 export interface ClientAuthentication {

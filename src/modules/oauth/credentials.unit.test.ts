@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { hashSecret, sameHash } from '../../secret-hash.js';
 import {
   basicCredentials,
   datacenterOfAccessToken,
   grantedScopes,
-  hashSecret,
   newAccessToken,
   newClientId,
   newClientSecret,
-  sameHash,
 } from './credentials.js';
 import { OAuthError } from './oauth-error.js';
 

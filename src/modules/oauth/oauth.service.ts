@@ -5,9 +5,10 @@ import type { Deps, Queryable } from '../../deps.js';
 import { ApiError } from '../../http/errors.js';
 import { type Principal, requireBrandAdmin } from '../../http/principal.js';
 import { covers, SCOPES } from '../../http/scopes.js';
+import { hashSecret } from '../../secret-hash.js';
 import { findSelectedUser, type UserSelector } from '../users/operator.service.js';
 import { allUsersInScope } from '../users/users.service.js';
-import { hashSecret, newClientId, newClientSecret } from './credentials.js';
+import { newClientId, newClientSecret } from './credentials.js';
 import type { CreateClientBody } from './oauth.schemas.js';
 import * as store from './oauth.store.js';
 

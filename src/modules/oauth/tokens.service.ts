@@ -2,14 +2,13 @@ import type { Deps } from '../../deps.js';
 import { tokenOfPeer } from '../../http/datacenter.js';
 import { ApiError } from '../../http/errors.js';
 import type { Principal, UserType } from '../../http/principal.js';
+import { hashSecret, sameHash } from '../../secret-hash.js';
 import {
   basicCredentials,
   type ClientAuthentication,
   datacenterOfAccessToken,
   grantedScopes,
-  hashSecret,
   newAccessToken,
-  sameHash,
   TOKEN_LIFETIME_S,
 } from './credentials.js';
 import { scopeList, type TokenAnswer, type TokenRequest } from './oauth.schemas.js';

@@ -1,4 +1,4 @@
-import { hash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import { randomAlphanumeric } from '../../http/ids.js';
 
@@ -7,21 +7,6 @@ const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen
 /** COMPAT.md: API tokens are 40 characters of [A-Za-z0-9]; clients check the length. */
 export function newApiToken(): string {
   return randomAlphanumeric(40);
-}
-
-/**
- * Tokens carry 238 bits of randomness, so a fast hash is enough to make a stolen table useless;
- * a slow one would cost every request. The one-shot `hash` (Node 20.12+) costs a third of `createHash`.
- */
-export function hashApiToken(token: string): string {
-  return hash('sha256', token, 'hex');
-}
-
-/** Decision 0002: the stored hash is compared again, in constant time. */
-export function sameHash(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'hex');
-  const right = Buffer.from(b, 'hex');
-  return left.length === right.length && timingSafeEqual(left, right);
 }
 
 /** Passwords are low-entropy: scrypt with a per-user salt. */

@@ -7,9 +7,10 @@ import type { Deps, Queryable } from '../../deps.js';
 import { ApiError } from '../../http/errors.js';
 import { newId } from '../../http/ids.js';
 import { type Principal, requireBrandAdmin, type UserType } from '../../http/principal.js';
+import { hashSecret, sameHash } from '../../secret-hash.js';
 import { findTokenOwner, replaceToken } from './api-tokens.store.js';
 import { assertDivisionInScope } from './divisions.service.js';
-import { hashApiToken, hashPassword, newApiToken, sameHash } from './secrets.js';
+import { hashPassword, newApiToken } from './secrets.js';
 import type { CreateUserBody, UpdateUserBody } from './users.schemas.js';
 import * as store from './users.store.js';
 
@@ -120,7 +121,7 @@ export async function regenerateApiToken(deps: Deps, principal: Principal, userI
 
 export async function issueApiToken(db: Queryable, scope: Scope, userId: string, now: Date): Promise<string> {
   const token = newApiToken();
-  await replaceToken(db, scope, userId, hashApiToken(token), isoSeconds(now));
+  await replaceToken(db, scope, userId, hashSecret(token), isoSeconds(now));
   return token;
 }
 
@@ -131,7 +132,7 @@ export async function issueApiToken(db: Queryable, scope: Scope, userId: string,
  */
 export async function principalForToken(deps: Deps, token: string): Promise<Principal | undefined> {
   if (!/^[A-Za-z0-9]{40}$/.test(token)) return undefined;
-  const hash = hashApiToken(token);
+  const hash = hashSecret(token);
   const owner = await findTokenOwner(deps.db, hash);
   if (!owner || !sameHash(owner.token_hash, hash) || owner.account_status !== 'active') return undefined;
   if (owner.account_expiration_date && new Date(owner.account_expiration_date) <= deps.clock.now())
