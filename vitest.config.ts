@@ -11,6 +11,9 @@ const conformanceTests = ['test/conformance/**'];
 
 export default defineConfig({
   test: {
+    // Vitest's default on this 2-core kind is one worker, but most files wait (on PostgreSQL, child
+    // processes, sockets, Chromium) far more than they compute: three files at once keep both cores busy.
+    maxWorkers: 3,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [

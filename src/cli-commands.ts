@@ -4,7 +4,7 @@ import type { Db } from './db/database.js';
 import { createClientForOperator } from './modules/oauth/oauth.service.js';
 import { bootstrapOrganization } from './modules/organizations/bootstrap.service.js';
 import { issueTokenFor, listUsersForOperator, type UserSelector } from './modules/users/operator.service.js';
-import { openMigrated } from './server.js';
+import { openMigrated } from './open-database.js';
 
 async function withDatabase<T>(config: Config, work: (db: Db['db']) => Promise<T>) {
   const { database } = await openMigrated(config);

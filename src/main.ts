@@ -1,7 +1,6 @@
 import { Argument, Command, Option } from 'commander';
-import { runInit, runOAuthClientCreate, runToken, runUsersList } from './cli-commands.js';
 import { ConfigError, readConfig } from './config.js';
-import { closeOnSignals, openMigrated, startServer } from './server.js';
+import { openMigrated } from './open-database.js';
 import { VERSION } from './version.js';
 
 const program = new Command('fieldwork')
@@ -70,7 +69,10 @@ program
   )
   .option('--redis-url <url>', 'Redis that API nodes share for rate limits (env REDIS_URL)')
   .action(async (flags) => {
-    const server = await startServer(readConfig(flags), print);
+    const config = readConfig(flags);
+    // Loaded on demand: the other commands start without the whole HTTP application.
+    const { closeOnSignals, startServer } = await import('./server.js');
+    const server = await startServer(config, print);
     closeOnSignals(server, (line) => process.stderr.write(`${line}\n`));
   });
 
@@ -94,7 +96,7 @@ program
   .option('--name <name>', 'organization display name')
   .option('--target-audience', 'enable the target-audience product variant (spec 1.7)')
   .option('--json', 'print {"brandId","userId","apiToken","directoryId"} and nothing else')
-  .action(async (flags) => runInit(readConfig(flags), flags, print));
+  .action(async (flags) => (await commands()).runInit(readConfig(flags), flags, print));
 
 program
   .command('token')
@@ -108,7 +110,7 @@ program
   .option('--data <dir>', 'data directory (env FIELDWORK_DATA_DIR)')
   .option('--database-url <url>', 'PostgreSQL URL (env DATABASE_URL)')
   .action(async (action: 'create' | 'rotate', flags) =>
-    runToken(readConfig(flags), action, pickSelector(flags), print),
+    (await commands()).runToken(readConfig(flags), action, pickSelector(flags), print),
   );
 
 const users = program.command('users').description('the users of every organization, for operators');
@@ -118,7 +120,7 @@ users
   .option('--brand <id>', 'only this organization')
   .option('--data <dir>', 'data directory (env FIELDWORK_DATA_DIR)')
   .option('--database-url <url>', 'PostgreSQL URL (env DATABASE_URL)')
-  .action(async (flags) => runUsersList(readConfig(flags), flags.brand, print));
+  .action(async (flags) => (await commands()).runUsersList(readConfig(flags), flags.brand, print));
 
 const oauthClient = program.command('oauth-client').description('OAuth 2.0 clients (client credentials)');
 oauthClient
@@ -134,7 +136,12 @@ oauthClient
   .option('--json', 'print {"clientId","clientSecret"} and nothing else')
   .option('--data <dir>', 'data directory (env FIELDWORK_DATA_DIR)')
   .option('--database-url <url>', 'PostgreSQL URL (env DATABASE_URL)')
-  .action(async (flags) => runOAuthClientCreate(readConfig(flags), pickSelector(flags), flags, print));
+  .action(async (flags) =>
+    (await commands()).runOAuthClientCreate(readConfig(flags), pickSelector(flags), flags, print),
+  );
+
+/** The operator commands, loaded only when one runs. */
+const commands = () => import('./cli-commands.js');
 
 function pickSelector(flags: { user?: string; username?: string; brand?: string }) {
   return { user: flags.user, username: flags.username, brand: flags.brand };

@@ -4,19 +4,17 @@ import pino from 'pino';
 import { buildApp } from './app.js';
 import { systemClock } from './clock.js';
 import type { Config } from './config.js';
-import { createDatabase, type Db, migrateToLatest } from './db/database.js';
+import type { Db } from './db/database.js';
 import type { App } from './http/app-types.js';
 import { mailDestination } from './modules/distributions/distributions.service.js';
 import { type BootstrapResult, bootstrapIfEmpty } from './modules/organizations/bootstrap.service.js';
+import { openMigrated, StartError } from './open-database.js';
 
 export interface RunningServer {
   app: App;
   url: string;
   stop(): Promise<void>;
 }
-
-/** A start that cannot go on (port taken, host not local, database unreachable): one line for the CLI. */
-export class StartError extends Error {}
 
 /**
  * Migrates, listens, and only then bootstraps an empty store: a start that fails to listen (port in use,
@@ -85,31 +83,6 @@ function startLines(url: string, config: Config, firstStart: BootstrapResult | u
 }
 
 /** The database, migrated (`applied` names the migrations run now); an unreachable PostgreSQL names its setting. */
-export async function openMigrated(config: Config): Promise<{ database: Db; applied: string[] }> {
-  const database = createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  try {
-    return { database, applied: await migrateToLatest(database.db) };
-  } catch (error) {
-    await database.close();
-    throw config.databaseUrl ? databaseError(error) : error;
-  }
-}
-
-const CONNECTION_ERRORS: Record<string, string> = {
-  ECONNREFUSED: 'nothing accepts connections there',
-  ENOTFOUND: 'the host name does not resolve',
-  ETIMEDOUT: 'the connection timed out',
-  '28P01': 'the password is wrong',
-  '28000': 'the user may not connect',
-  '3D000': 'the database does not exist',
-};
-
-function databaseError(error: unknown): unknown {
-  const code = String((error as { code?: unknown })?.code);
-  const reason = CONNECTION_ERRORS[code];
-  if (!reason) return error;
-  return new StartError(`cannot use the PostgreSQL of --database-url or DATABASE_URL: ${reason} (${code})`);
-}
 
 /** Listens; a taken port or a host that is not this machine's ends the start with a line naming the flag. */
 async function listen(app: App, config: Config): Promise<void> {

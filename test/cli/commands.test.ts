@@ -79,11 +79,15 @@ describe('bad settings stop the start with one line that names them', () => {
     [['serve', '--export-retention-hours', '0'], {}, '--export-retention-hours'],
     [['serve'], { FIELDWORK_EXPORT_RETENTION_HOURS: 'forever' }, 'FIELDWORK_EXPORT_RETENTION_HOURS'],
     [['init', '--brand', 'Not A Word'], {}, '--brand'],
-  ] as [string[], Record<string, string>, string][])('%j %j', async (args, extraEnv, named) => {
-    const result = await runCli(args, { ...env, ...extraEnv });
-    expect(result.code).not.toBe(0);
-    const lines = result.stderr.trim().split('\n');
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain(named);
-  });
+  ] as [string[], Record<string, string>, string][])(
+    '%j %j',
+    { concurrent: true },
+    async (args, extraEnv, named) => {
+      const result = await runCli(args, { ...env, ...extraEnv });
+      expect(result.code).not.toBe(0);
+      const lines = result.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(named);
+    },
+  );
 });

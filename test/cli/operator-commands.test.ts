@@ -79,12 +79,20 @@ it('finds users by brand or username, creates a token only where none exists, an
   const nora = token(await runCli(['token', 'create', '--username', 'nora'], env));
   expect((await whoami(nora)).result).toMatchObject({ brandId: 'globex', userName: 'nora' });
 
-  refusal(await runCli(['token', 'create'], env), '--user', '--brand');
-  refusal(await runCli(['token', 'rotate', '--user', 'UR_000000000000000'], env), '--user');
-  refusal(await runCli(['token', 'rotate', '--brand', 'initech'], env), '--brand', 'initech');
-  refusal(await runCli(['token', 'rotate', '--username', 'nobody', '--brand', 'acme'], env), '--username');
+  // Commands that change nothing, run side by side.
+  const [noUser, unknownId, unknownBrand, unknownName, all, one] = await Promise.all([
+    runCli(['token', 'create'], env),
+    runCli(['token', 'rotate', '--user', 'UR_000000000000000'], env),
+    runCli(['token', 'rotate', '--brand', 'initech'], env),
+    runCli(['token', 'rotate', '--username', 'nobody', '--brand', 'acme'], env),
+    runCli(['users', 'list'], env),
+    runCli(['users', 'list', '--brand', 'acme'], env),
+  ]);
+  refusal(noUser, '--user', '--brand');
+  refusal(unknownId, '--user');
+  refusal(unknownBrand, '--brand', 'initech');
+  refusal(unknownName, '--username');
 
-  const all = await runCli(['users', 'list'], env);
   expect(all.code).toBe(0);
   const rows = all.stdout
     .trim()
@@ -103,7 +111,6 @@ it('finds users by brand or username, creates a token only where none exists, an
       .sort(),
   ).toEqual(['globex admin@acme', 'globex nora']);
   expect(rows.slice(1).every((row) => row[5]?.startsWith('since '))).toBe(true);
-  const one = await runCli(['users', 'list', '--brand', 'acme'], env);
   expect(one.stdout.trim().split('\n').slice(1)).toEqual([
     `acme\t${acme.userId}\tadmin@acme\tUT_BRANDADMIN\tactive\t${rows[1]?.[5]}`,
   ]);

@@ -19,6 +19,18 @@ it('serves an OpenAPI 3 document, without a token, that lists the routes with th
     in: 'header',
     name: 'X-API-TOKEN',
   });
+  // OAuth clients find where to get a token and which scopes exist.
+  const oauth2 = doc.components.securitySchemes.oauth2;
+  expect(oauth2.flows.clientCredentials.tokenUrl).toBe('/oauth2/token');
+  expect(Object.keys(oauth2.flows.clientCredentials.scopes)).toEqual(
+    expect.arrayContaining([
+      'manage:all',
+      'read:surveys',
+      'read:survey_responses',
+      'write:mailing_list_contacts',
+    ]),
+  );
+  expect(doc.security).toContainEqual({ oauth2: [] });
   for (const [method, path] of [
     ['get', '/API/v3/whoami'],
     ['get', '/API/v3/users'],
