@@ -49,6 +49,8 @@ import { responseImportJob } from './modules/responseimports/response-import.job
 import { registerResponseImportRoutes } from './modules/responseimports/response-imports.routes.js';
 import { RESPONSE_IMPORT_JOB } from './modules/responseimports/response-imports.service.js';
 import { registerGetResponseRoute, registerResponseRoutes } from './modules/responses/responses.routes.js';
+import { responseUpdateJob } from './modules/responses/update-responses.job.js';
+import { RESPONSE_UPDATE_JOB } from './modules/responses/update-responses.service.js';
 import { registerSurveyRoutes } from './modules/surveys/surveys.routes.js';
 import { registerDivisionRoutes } from './modules/users/divisions.routes.js';
 import { registerUserRoutes } from './modules/users/users.routes.js';
@@ -142,6 +144,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   jobs.register(RESPONSE_EXPORT_JOB, responseExportJob(deps));
   jobs.register(RESPONSE_EXPORT_EXPIRY_JOB, responseExportExpiryJob(deps));
   jobs.register(RESPONSE_IMPORT_JOB, responseImportJob(deps));
+  jobs.register(RESPONSE_UPDATE_JOB, responseUpdateJob(deps));
   const distributionJobs = distributionJob(deps);
   jobs.register(DISTRIBUTION_JOB, distributionJobs);
   workers.add(

@@ -61,6 +61,7 @@ const ROUTE_FAMILIES: Record<string, ScopeFamily> = {
   '/surveys/:/import-responses': 'survey_responses',
   '/responses': 'survey_responses',
   '/responseexports': 'survey_responses',
+  '/surveys/:/update-responses': 'survey_responses',
   '/responseimports': 'survey_responses',
   '/distributions': 'distributions',
   '/graphics': 'graphics',

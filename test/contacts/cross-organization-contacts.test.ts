@@ -55,6 +55,18 @@ const ml = () => `/API/v3/mailinglists/${A.legacy}`;
 describe("a token of organisation B against organisation A's contacts", () => {
   const attempts: [string, string, () => string, (() => unknown)?][] = [
     ['POST', 'directory contacts', () => `/API/v3/directories/${A.dir}/contacts`, () => contact],
+    ['GET', 'directory contacts', () => `/API/v3/directories/${A.dir}/contacts`],
+    [
+      'GET',
+      'directory contacts (skipToken)',
+      () => `/API/v3/directories/${A.dir}/contacts?useNewPaginationScheme=true`,
+    ],
+    ['GET', 'directory contact history', () => `/API/v3/directories/${A.dir}/contacts/${A.contact}/history`],
+    [
+      'GET',
+      "A's contact history through B's directory",
+      () => `/API/v3/directories/${B.dir}/contacts/${A.contact}/history`,
+    ],
     ['GET', 'directory contact', () => `/API/v3/directories/${A.dir}/contacts/${A.contact}`],
     ['PUT', 'directory contact', () => `/API/v3/directories/${A.dir}/contacts/${A.contact}`, () => contact],
     ['DELETE', 'directory contact', () => `/API/v3/directories/${A.dir}/contacts/${A.contact}`],
@@ -139,6 +151,8 @@ describe("a token of organisation B against organisation A's contacts", () => {
       extRef: 'A-1',
     });
     expect(search.body.result.elements).toEqual([]);
+    const listed = await t.call(b.apiToken, 'GET', `/API/v3/directories/${B.dir}/contacts`);
+    expect(listed.body.result.elements).toEqual([]);
   });
 
   it("leaves A's data exactly as it was", async () => {

@@ -5,6 +5,8 @@ import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 const PATHS: [string, string][] = [
   ['GET', '/v3/directories'],
   ['POST', '/v3/directories/{directoryId}/contacts'],
+  ['GET', '/v3/directories/{directoryId}/contacts'],
+  ['GET', '/v3/directories/{directoryId}/contacts/{contactId}/history'],
   ['GET', '/v3/directories/{directoryId}/contacts/{contactId}'],
   ['PUT', '/v3/directories/{directoryId}/contacts/{contactId}'],
   ['DELETE', '/v3/directories/{directoryId}/contacts/{contactId}'],

@@ -23,6 +23,7 @@ export const ID_KINDS = [
   'exportProgress',
   'exportFile',
   'responseImport',
+  'responseUpdate',
   'library',
   'message',
   'graphic',
@@ -51,6 +52,7 @@ export function kindOfParam(path: string, name: string): IdKind {
     case 'exportId':
       return 'legacyExport';
     case 'progressId':
+      if (path.includes('update-responses')) return 'responseUpdate';
       return path.includes('import-responses') ? 'responseImport' : 'exportProgress';
     case 'fileId':
       return 'exportFile';

@@ -6,6 +6,8 @@ import { CONTACT_IMPORT_JOB } from '../../src/modules/contacts/contact-imports.s
 import { RESPONSE_EXPORT_JOB, responseExportJob } from '../../src/modules/exports/response-export.job.js';
 import { responseImportJob } from '../../src/modules/responseimports/response-import.job.js';
 import { RESPONSE_IMPORT_JOB } from '../../src/modules/responseimports/response-imports.service.js';
+import { responseUpdateJob } from '../../src/modules/responses/update-responses.job.js';
+import { RESPONSE_UPDATE_JOB } from '../../src/modules/responses/update-responses.service.js';
 import { png } from '../graphics/images.js';
 import type { ApiResponse, TestApp } from '../helpers/test-app.js';
 import { multipartBody, SMALL_QSF } from '../surveys/survey-helpers.js';
@@ -168,6 +170,9 @@ async function seedSurvey(s: Seeding): Promise<{ ids: Ids; exportCsv: string }> 
   const responseImport = await s.call('POST', `/API/v3/surveys/${survey.id}/import-responses`, upload.body, {
     'content-type': upload.contentType,
   });
+  const responseUpdate = await s.call('POST', `/API/v3/surveys/${survey.id}/update-responses`, {
+    updates: [{ responseId: response.responseId, embeddedData: { fuzz: 'seeded' } }],
+  });
   await runJobs(s);
   const ids = {
     survey: [survey.id],
@@ -176,6 +181,7 @@ async function seedSurvey(s: Seeding): Promise<{ ids: Ids; exportCsv: string }> 
     exportProgress: [progress.progressId],
     exportFile: [fileId],
     responseImport: [responseImport.id],
+    responseUpdate: [responseUpdate.progressId],
   };
   return { ids, exportCsv: file.raw.body };
 }
@@ -198,6 +204,7 @@ async function runJobs({ t, config }: Seeding): Promise<void> {
   registry.register(CONTACT_IMPORT_JOB, contactImportJob(deps));
   registry.register(RESPONSE_EXPORT_JOB, responseExportJob(deps));
   registry.register(RESPONSE_IMPORT_JOB, responseImportJob(deps));
+  registry.register(RESPONSE_UPDATE_JOB, responseUpdateJob(deps));
   const worker = new JobWorker({ db: t.database.db, clock: t.clock, registry });
   const deadline = Date.now() + 60_000;
   for (let i = 0; i < 2000 && Date.now() < deadline && (await worker.runOnce()) > 0; i++);

@@ -15,6 +15,7 @@ let b: BootstrapResult;
 let aSurvey: string;
 let aResponse: string;
 let bSurvey: string;
+let aProgress: string;
 
 beforeAll(async () => {
   t = await buildTestApp();
@@ -25,6 +26,11 @@ beforeAll(async () => {
     await t.call(a.apiToken, 'POST', `/API/v3/surveys/${aSurvey}/responses`, { values: { QID1: 10 } })
   ).body.result.responseId;
   bSurvey = await importSmallSurvey(t, b.apiToken);
+  aProgress = (
+    await t.call(a.apiToken, 'POST', `/API/v3/surveys/${aSurvey}/update-responses`, {
+      updates: [{ responseId: aResponse, embeddedData: { panel: 'A' } }],
+    })
+  ).body.result.progressId;
 });
 afterAll(() => t.close());
 
@@ -49,13 +55,31 @@ describe("a token of organisation B against organisation A's surveys and respons
     ['PUT', 'response', () => `/API/v3/responses/${aResponse}`, () => ({ embeddedData: { panel: 'B' } })],
     ['DELETE', 'response', () => `/API/v3/surveys/${aSurvey}/responses/${aResponse}`],
     ['DELETE', "response through B's survey", () => `/API/v3/surveys/${bSurvey}/responses/${aResponse}`],
+    ['DELETE', 'response (legacy spelling)', () => `/API/v3/responses/${aResponse}?surveyId=${aSurvey}`],
+    [
+      'DELETE',
+      "response (legacy spelling) through B's survey",
+      () => `/API/v3/responses/${aResponse}?surveyId=${bSurvey}`,
+    ],
+    [
+      'POST',
+      'bulk response update',
+      () => `/API/v3/surveys/${aSurvey}/update-responses`,
+      () => ({ updates: [{ responseId: aResponse, embeddedData: { panel: 'B' } }] }),
+    ],
+    ['GET', 'bulk response update', () => `/API/v3/surveys/${aSurvey}/update-responses/${aProgress}`],
+    [
+      'GET',
+      "bulk response update through B's survey",
+      () => `/API/v3/surveys/${bSurvey}/update-responses/${aProgress}`,
+    ],
   ];
 
   it.each(attempts)('%s %s answers 404', async (method, _what, url, body) => {
     const before = await snapshot();
     const res = await t.call(b.apiToken, method, url(), body?.());
     expect(res.status).toBe(404);
-    expect(['GSI_2', 'FW_RSP_1']).toContain(res.body.meta.error.errorCode);
+    expect(['GSI_2', 'FW_RSP_1', 'FW_RSP_3']).toContain(res.body.meta.error.errorCode);
     expect(await snapshot()).toEqual(before);
   });
 

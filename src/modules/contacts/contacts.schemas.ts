@@ -61,13 +61,16 @@ export const ContactRecordSchema = Type.Object({
 });
 export type ContactRecord = Static<typeof ContactRecordSchema>;
 
-/** A directory contact: spec 2.4 plus embedded data, the bounce flag and its dates. */
+/**
+ * A directory contact: spec 2.4 plus embedded data, the bounce flag and its dates, which the real service
+ * gives as epoch milliseconds under these names (clients convert them so: issue 15).
+ */
 export const DirectoryContactSchema = Type.Object({
   ...ContactRecordSchema.properties,
   embeddedData: Nullable(Type.Record(Type.String(), Type.String())),
   bounced: Type.Boolean(),
-  creationDate: Type.String(),
-  lastModifiedDate: Type.String(),
+  creationDate: Type.Integer({ description: 'Epoch milliseconds.' }),
+  lastModified: Type.Integer({ description: 'Epoch milliseconds.' }),
 });
 export type DirectoryContact = Static<typeof DirectoryContactSchema>;
 
@@ -114,7 +117,7 @@ export function toDirectoryContact(
     ...toContactRecord(row),
     embeddedData: parseEmbeddedData(row.embedded_data),
     bounced: row.bounced_at !== null,
-    creationDate: row.created_at,
-    lastModifiedDate: row.updated_at,
+    creationDate: Date.parse(row.created_at),
+    lastModified: Date.parse(row.updated_at),
   };
 }

@@ -72,19 +72,28 @@ export function listByEmailKeys(
 }
 
 /**
- * Writes new and changed contacts in one statement: an upsert on the id, so the caller's rows (already
- * merged with what was stored) replace the stored ones. Each id appears once.
+ * Writes new and changed contacts, a statement per 1,000: an upsert on the id, so the caller's rows
+ * (already merged with what was stored) replace the stored ones. Each id appears once. Each statement
+ * draws one number of `contact_seq` and numbers its rows from it (migration 0017): a new contact sorts
+ * after every contact there was; a changed one keeps its place (the conflict clause leaves `seq` alone).
  */
 export async function saveContacts(db: Queryable, rows: ContactRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await insertMany(
-    db,
-    'contacts',
-    CONTACT_COLUMNS,
-    rows.map((row) => CONTACT_COLUMNS.map((column) => row[column])),
-    SAVE_CONFLICT,
-  );
+  for (let first = 0; first < rows.length; first += SEQ_BLOCK) {
+    const batch = rows.slice(first, first + SEQ_BLOCK);
+    const base = (await dialectOf(db).nextSequenceValue(db, CONTACT_SEQUENCE)) * SEQ_BLOCK;
+    await insertMany(
+      db,
+      'contacts',
+      SAVED_COLUMNS,
+      batch.map((row, n) => [...CONTACT_COLUMNS.map((column) => row[column]), base + n]),
+      SAVE_CONFLICT,
+    );
+  }
 }
+
+const CONTACT_SEQUENCE = 'contact_seq';
+/** Rows numbered from one sequence value. */
+const SEQ_BLOCK = BATCH_ROWS;
 
 /** Every column of a contact row, in the order bulk inserts write them. */
 export const CONTACT_COLUMNS = [
@@ -104,6 +113,9 @@ export const CONTACT_COLUMNS = [
   'created_at',
   'updated_at',
 ] as const satisfies readonly (keyof ContactRow)[];
+
+/** What `saveContacts` writes: every column of the row, then its place in the directory's order. */
+const SAVED_COLUMNS = [...CONTACT_COLUMNS, 'seq'] as const;
 
 /** A saved row replaces the stored one, all but its identity and creation date. */
 const SAVE_CONFLICT = `on conflict ("id") do update set ${CONTACT_COLUMNS.filter(

@@ -1,3 +1,5 @@
+import type { ColumnType } from 'kysely';
+
 /**
  * The contacts family's tables (issue 3). A contact lives in one directory (pool); a mailing list belongs
  * to one directory and holds some of its contacts through memberships. Opting out exists at two levels:
@@ -61,8 +63,16 @@ export interface SampleMembersTable {
   contact_id: string;
 }
 
+/**
+ * The order contacts were added in (migration 0017), for paging a directory: set by `saveContacts` alone,
+ * never changed, and not part of a contact as the services see it (`ContactRow`).
+ */
+export interface ContactOrder {
+  seq: ColumnType<number, number | undefined, never>;
+}
+
 export interface ContactTables {
-  contacts: ContactsTable;
+  contacts: ContactsTable & ContactOrder;
   mailing_lists: MailingListsTable;
   mailing_list_members: MailingListMembersTable;
   samples: SamplesTable;

@@ -13,6 +13,16 @@ import {
   UpdateContactBodySchema,
 } from './contacts.schemas.js';
 import * as service from './contacts.service.js';
+import {
+  ContactHistoryEntrySchema,
+  ContactHistoryQuerySchema,
+  DirectoryContactRecordSchema,
+  DirectoryContactsQuerySchema,
+  toDirectoryContactRecord,
+  toHistoryEntry,
+} from './directory-contacts.schemas.js';
+import * as directory from './directory-contacts.service.js';
+import { directoryPage } from './directory-page.js';
 
 const tags = ['Directory contacts'];
 
@@ -33,6 +43,25 @@ export function registerDirectoryContactRoutes(app: App, deps: Deps): void {
       return ok(request, {
         id: await service.createDirectoryContact(deps, principal, params.directoryId, body),
       });
+    },
+  );
+
+  app.get(
+    '/directories/:directoryId/contacts',
+    {
+      schema: {
+        tags,
+        summary: "List a directory's contacts in the order they were added (skipToken or offset paging)",
+        params: DirectoryParams,
+        querystring: DirectoryContactsQuerySchema,
+        response: { 200: Envelope(PagedList(DirectoryContactSchema)) },
+      },
+    },
+    async (request) => {
+      const paging = directory.directoryPaging(request.query);
+      const { principal, params } = request;
+      const rows = await directory.listContactsOfDirectory(deps, principal, params.directoryId, paging);
+      return ok(request, directoryPage(request, paging, rows));
     },
   );
 
@@ -62,15 +91,45 @@ export function registerDirectoryContactRoutes(app: App, deps: Deps): void {
     {
       schema: {
         tags,
-        summary: 'Get a directory contact',
+        summary: 'Get a directory contact with its mailing lists and stats',
         params: DirectoryContactParams,
-        response: { 200: Envelope(DirectoryContactSchema) },
+        response: { 200: Envelope(DirectoryContactRecordSchema) },
       },
     },
     async (request) => {
       const { directoryId, contactId } = request.params;
-      const row = await service.getDirectoryContact(deps, request.principal, directoryId, contactId);
-      return ok(request, toDirectoryContact(row));
+      const record = await directory.getDirectoryContactRecord(
+        deps,
+        request.principal,
+        directoryId,
+        contactId,
+      );
+      return ok(request, toDirectoryContactRecord(record));
+    },
+  );
+
+  app.get(
+    '/directories/:directoryId/contacts/:contactId/history',
+    {
+      schema: {
+        tags,
+        summary: "A directory contact's history: the responses it gave, newest first",
+        params: DirectoryContactParams,
+        querystring: ContactHistoryQuerySchema,
+        response: { 200: Envelope(PagedList(ContactHistoryEntrySchema)) },
+      },
+    },
+    async (request) => {
+      const page = pageOf(request.query);
+      const { directoryId, contactId } = request.params;
+      const entries = await directory.listContactHistory(
+        deps,
+        request.principal,
+        directoryId,
+        contactId,
+        page,
+      );
+      return ok(request, pagedResult(request, page, entries.map(toHistoryEntry)));
     },
   );
 

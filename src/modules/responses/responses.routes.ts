@@ -5,6 +5,7 @@ import type { App } from '../../http/app-types.js';
 import { done, Envelope, MetaOnlySchema, ok } from '../../http/envelope.js';
 import * as service from './responses.service.js';
 import type { ResponseRow } from './responses.store.js';
+import { registerUpdateResponsesRoutes } from './update-responses.routes.js';
 
 const tags = ['Responses'];
 const Id = Type.String({ minLength: 1, maxLength: 100 });
@@ -35,6 +36,12 @@ const UpdateResponseBodySchema = Type.Object({
 });
 
 const DeleteResponseQuery = Type.Object({
+  decrementQuotas: Type.Optional(Type.Boolean({ default: false })),
+});
+
+/** The legacy delete names the survey in the query: required, as the real service requires it. */
+const LegacyDeleteResponseQuery = Type.Object({
+  surveyId: Id,
   decrementQuotas: Type.Optional(Type.Boolean({ default: false })),
 });
 
@@ -131,4 +138,25 @@ export function registerResponseRoutes(app: App, deps: Deps): void {
       return done(request);
     },
   );
+
+  app.delete(
+    '/responses/:responseId',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a response (the legacy spelling, naming the survey in the query)',
+        params: Type.Object({ responseId: Id }),
+        querystring: LegacyDeleteResponseQuery,
+        response: { 200: MetaOnlySchema },
+      },
+    },
+    async (request) => {
+      const { surveyId, decrementQuotas } = request.query;
+      const { responseId } = request.params;
+      await service.deleteResponse(deps, request.principal, surveyId, responseId, decrementQuotas ?? false);
+      return done(request);
+    },
+  );
+
+  registerUpdateResponsesRoutes(app, deps);
 }
