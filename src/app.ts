@@ -51,7 +51,13 @@ import { RESPONSE_IMPORT_JOB } from './modules/responseimports/response-imports.
 import { registerGetResponseRoute, registerResponseRoutes } from './modules/responses/responses.routes.js';
 import { responseUpdateJob } from './modules/responses/update-responses.job.js';
 import { RESPONSE_UPDATE_JOB } from './modules/responses/update-responses.service.js';
+import { registerSurveyDefinitionRoutes } from './modules/survey-definitions/survey-definitions.routes.js';
 import { registerSurveyRoutes } from './modules/surveys/surveys.routes.js';
+import { evaluationFinished } from './modules/threesixties/evaluations.service.js';
+import { threeSixtyMailJob } from './modules/threesixties/mail.job.js';
+import { THREESIXTY_MAIL_JOB } from './modules/threesixties/mails.js';
+import { registerThreeSixtyPages } from './modules/threesixties/pages.routes.js';
+import { registerThreeSixtyRoutes } from './modules/threesixties/threesixties.routes.js';
 import { registerDivisionRoutes } from './modules/users/divisions.routes.js';
 import { registerUserRoutes } from './modules/users/users.routes.js';
 import { principalForToken } from './modules/users/users.service.js';
@@ -147,6 +153,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   jobs.register(RESPONSE_UPDATE_JOB, responseUpdateJob(deps));
   const distributionJobs = distributionJob(deps);
   jobs.register(DISTRIBUTION_JOB, distributionJobs);
+  // 360 invitations go out through the distributions' mail sender (issue 16).
+  jobs.register(THREESIXTY_MAIL_JOB, threeSixtyMailJob(deps, distributionJobs.sender));
   workers.add(
     new JobWorker({
       ...deps,
@@ -189,12 +197,14 @@ export async function buildApp(options: AppOptions): Promise<App> {
       registerDirectoryListRoutes(api, deps);
       registerLegacyListRoutes(api, deps);
       await registerSurveyRoutes(api, deps);
+      registerSurveyDefinitionRoutes(api, deps);
       registerResponseRoutes(api, deps);
       registerResponseExportRoutes(api, deps);
       registerResponseImportRoutes(api, deps);
       registerDistributionRoutes(api, deps);
       registerGraphicRoutes(api, deps);
       registerOAuthClientRoutes(api, deps);
+      registerThreeSixtyRoutes(api, deps);
     },
     { prefix: '/API/v3' },
   );
@@ -213,7 +223,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // The OAuth 2.0 token endpoint (issue 17): at the host root, in RFC 6749's shapes, no token needed.
   await registerTokenRoute(app, deps);
   // The survey-taking pages (issue 5): at the root, outside the authenticated API.
-  await registerEngineRoutes(app, deps);
+  // A completed session that is a 360 evaluation finishes it, in the recording's transaction (issue 16).
+  await registerEngineRoutes(app, { ...deps, onSessionCompleted: evaluationFinished });
+  // The 360's links (issue 16): evaluations, open links, nomination pages and reports.
+  await registerThreeSixtyPages(app, deps);
   // A message's opt-out link and open-tracking image (issue 12): at the root, no token.
   await registerMailLinkRoutes(app, deps);
   // Graphics' public URL (issue 12): at the root too, no token, for e-mails and question text.

@@ -12,6 +12,7 @@ import type { OAuthTables } from './modules/oauth/oauth.tables.js';
 import type { OrganizationTables } from './modules/organizations/organizations.tables.js';
 import type { ResponseTables } from './modules/responses/responses.tables.js';
 import type { SurveyTables } from './modules/surveys/surveys.tables.js';
+import type { ThreeSixtyTables } from './modules/threesixties/threesixties.tables.js';
 import type { DivisionTables } from './modules/users/divisions.tables.js';
 import type { UserTables } from './modules/users/users.tables.js';
 
@@ -35,4 +36,5 @@ export interface Database
     GraphicTables,
     DistributionTables,
     OAuthTables,
+    ThreeSixtyTables,
     BlobTables {}

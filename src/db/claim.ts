@@ -59,8 +59,13 @@ export async function claimDue<Row>(db: Kysely<any>, options: ClaimOptions): Pro
       lease_until: new Date(options.now.getTime() + options.leaseMs).toISOString(),
     })
     .where('id', 'in', dialectOf(db).skipLockedRows(due));
-  const rows = options.returning
-    ? await claim.returning(options.returning).execute()
-    : await claim.returningAll().execute();
-  return rows as Row[];
+  const rows = (options.returning
+    ? await claim.returning([...options.returning, 'due_at']).execute()
+    : await claim.returningAll().execute()) as unknown as LeaseColumns[];
+  // UPDATE … RETURNING answers in no particular order on PostgreSQL: hand the rows over in the order they
+  // fell due, so a worker that takes them one at a time (a receiver limited to one) keeps that order.
+  rows.sort((a, b) => (a.due_at === b.due_at ? compare(a.id, b.id) : compare(a.due_at, b.due_at)));
+  return rows as unknown as Row[];
 }
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -116,6 +116,18 @@ export const ERROR_CODES = {
     status: 502,
     meaning: 'The call was forwarded to the data center holding the account, which did not answer; retry.',
   },
+  FW_DEF_1: { status: 404, meaning: 'Question not found (in that survey definition).' },
+  FW_DEF_2: { status: 404, meaning: 'Block not found (in that survey definition).' },
+  FW_DEF_3: { status: 404, meaning: 'Flow element not found (in that survey flow).' },
+  FW_DEF_4: { status: 404, meaning: 'Survey version not found.' },
+  FW_360_1: { status: 404, meaning: '360 not found.' },
+  FW_360_2: { status: 404, meaning: 'Subject not found (in that 360).' },
+  FW_360_3: { status: 404, meaning: 'Nomination not found (for that subject).' },
+  FW_360_4: {
+    status: 409,
+    meaning: 'The relationship already has the most evaluators the workflow allows for the subject.',
+  },
+  FW_360_5: { status: 409, meaning: 'That e-mail address is already nominated for the subject.' },
 } as const satisfies Record<string, { status: number; meaning: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

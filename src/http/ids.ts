@@ -35,7 +35,12 @@ export type IdPrefix =
   | 'DV'
   | 'IM'
   | 'BT'
-  | 'SMP';
+  | 'SMP'
+  // 360 evaluations (ours, docs/threesixties.md): program, subject (person), evaluator, mail.
+  | 'TS'
+  | 'TSP'
+  | 'TSE'
+  | 'TSM';
 
 /** A v3 identifier: prefix, underscore, exactly 15 characters of `[A-Za-z0-9]`. */
 export function newId(prefix: IdPrefix): string {

@@ -20,6 +20,7 @@ export const SCOPE_FAMILIES = [
   'distributions',
   'graphics',
   'oauth_clients',
+  'threesixties',
 ] as const;
 export type ScopeFamily = (typeof SCOPE_FAMILIES)[number];
 
@@ -56,16 +57,18 @@ const ROUTE_FAMILIES: Record<string, ScopeFamily> = {
   '/mailinglists/:/contactimports': 'mailing_list_contacts',
   '/mailinglists/:/samples': 'mailing_list_contacts',
   '/surveys': 'surveys',
+  '/survey-definitions': 'surveys',
   '/surveys/:/responses': 'survey_responses',
   '/surveys/:/export-responses': 'survey_responses',
   '/surveys/:/import-responses': 'survey_responses',
+  '/surveys/:/update-responses': 'survey_responses',
   '/responses': 'survey_responses',
   '/responseexports': 'survey_responses',
-  '/surveys/:/update-responses': 'survey_responses',
   '/responseimports': 'survey_responses',
   '/distributions': 'distributions',
   '/graphics': 'graphics',
   '/oauth-clients': 'oauth_clients',
+  '/threesixties': 'threesixties',
 };
 
 /** Longest first, as segment lists. */

@@ -1,7 +1,8 @@
 /**
  * The survey pages' stylesheet and script, served by Fieldwork itself (no build step, nothing external).
  * The pages work without the script; it only adds conveniences: the slider handle beside each number
- * box, timing of clicks for Timing questions, focus on the error summary, and one submit per click.
+ * box, timing of clicks for Timing questions, focus on the error summary, one submit per click, and
+ * in-page display logic (a follow-up shown as soon as its condition holds).
  */
 
 export const STYLESHEET = `
@@ -33,6 +34,7 @@ table.matrix{border-collapse:collapse;width:100%}
 table.matrix th,table.matrix td{padding:.5rem;text-align:center;border-bottom:1px solid #e1e4e8}
 table.matrix th[scope=row]{text-align:left;font-weight:400}
 table.matrix input{width:1.25rem;height:1.25rem}
+[hidden]{display:none!important}
 .visually-hidden{position:absolute!important;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}
 .error{color:#b00020;font-weight:600;margin:.25rem 0 .5rem}
 .q[aria-invalid=true],.q.has-error{border-left:4px solid #b00020;padding-left:.75rem}
@@ -92,6 +94,43 @@ export const SCRIPT = `
     });
     var form = document.querySelector('form.page');
     if (!form) return;
+    // In-page display logic: show a follow-up as soon as its condition on this page's choices holds.
+    var followUps = form.querySelectorAll('[data-fw-when]');
+    function chosen(q, v) {
+      return Array.prototype.some.call(form.querySelectorAll('[name="' + q + '"]'), function (el) {
+        return el.value === v && (el.checked || el.selected || (el.tagName === 'SELECT' && el.value === v));
+      });
+    }
+    function holds(sets) {
+      var result = false;
+      sets.forEach(function (set, i) {
+        var value = false;
+        set[1].forEach(function (c, j) {
+          var v = chosen(c[1], c[2]) === c[3];
+          value = j === 0 ? v : (c[0] === 'or' ? value || v : value && v);
+        });
+        result = i === 0 ? value : (set[0] === 'or' ? result || value : result && value);
+      });
+      return result;
+    }
+    function update() {
+      followUps.forEach(function (el) {
+        var show = holds(JSON.parse(el.getAttribute('data-fw-when')));
+        el.hidden = !show;
+        var marker = el.querySelector('input[name=_fw_revealed]');
+        if (show && !marker) {
+          marker = document.createElement('input');
+          marker.type = 'hidden';
+          marker.name = '_fw_revealed';
+          marker.value = el.getAttribute('data-fw-inpage');
+          el.insertBefore(marker, el.firstChild);
+        } else if (!show && marker) marker.remove();
+      });
+    }
+    if (followUps.length > 0) {
+      form.addEventListener('change', update);
+      update();
+    }
     var sending = false;
     // A page brought back from the browser's history may be sent again.
     window.addEventListener('pageshow', function () { sending = false; });

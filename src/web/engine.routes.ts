@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.js';
 import type { FormFields } from '../modules/engine/answers.js';
-import { currentScreen, type Screen, takePage } from '../modules/engine/engine.service.js';
+import { currentScreen, type EngineDeps, type Screen, takePage } from '../modules/engine/engine.service.js';
 import { loadRunnableSurvey, type RunnableSurvey } from '../modules/engine/engine-survey.js';
 import {
   findSession,
@@ -51,7 +51,7 @@ const CLOSED: Record<string, [number, string, string]> = {
 
 type Params = { surveyId: string; token?: string };
 
-export async function registerEngineRoutes(app: FastifyInstance, deps: Deps): Promise<void> {
+export async function registerEngineRoutes(app: FastifyInstance, deps: EngineDeps): Promise<void> {
   await app.register(
     async (web) => {
       web.addContentTypeParser(
@@ -100,7 +100,7 @@ export async function registerEngineRoutes(app: FastifyInstance, deps: Deps): Pr
   );
 }
 
-function parseForm(body: string): FormFields {
+export function parseForm(body: string): FormFields {
   const fields: FormFields = {};
   for (const [name, value] of new URLSearchParams(body)) {
     const values = fields[name] ?? [];
@@ -110,7 +110,8 @@ function parseForm(body: string): FormFields {
   return fields;
 }
 
-function html(reply: FastifyReply, status: number, body: string): FastifyReply {
+/** An HTML page with the survey pages' security headers (other pages of links use it too). */
+export function html(reply: FastifyReply, status: number, body: string): FastifyReply {
   return reply.code(status).headers(SECURITY_HEADERS).type('text/html; charset=utf-8').send(body);
 }
 
@@ -121,7 +122,7 @@ function asset(reply: FastifyReply, type: string, body: string): FastifyReply {
     .send(body);
 }
 
-const visitorOf = (request: FastifyRequest): Visitor => ({
+export const visitorOf = (request: FastifyRequest): Visitor => ({
   ip: request.ip,
   userAgent: request.headers['user-agent'] ?? null,
 });
@@ -144,7 +145,12 @@ function decodedOrEmpty(value: string): string {
   }
 }
 
-function setCookie(reply: FastifyReply, request: FastifyRequest, surveyId: string, key: SessionKey): void {
+export function setCookie(
+  reply: FastifyReply,
+  request: FastifyRequest,
+  surveyId: string,
+  key: SessionKey,
+): void {
   const secure = request.protocol === 'https' ? '; Secure' : '';
   reply.header(
     'set-cookie',
@@ -250,7 +256,7 @@ function render(reply: FastifyReply, run: RunnableSurvey, screen: Screen): Fasti
         .header('location', `/jfe/form/${run.taking.surveyId}`)
         .send();
     case 'end':
-      return html(reply, 200, endPage(screen.title, screen.message ?? ''));
+      return html(reply, 200, endPage(screen.title, screen.message ?? '', undefined, screen.redirect));
     case 'page':
       return html(reply, screen.status, surveyPage(screen.view));
   }

@@ -97,6 +97,8 @@ export function plain(text: string): string {
 export interface Frame {
   title: string;
   language?: string;
+  /** More of the head (the end page's refresh). */
+  head?: Html;
   body: Html;
 }
 
@@ -110,7 +112,7 @@ export function page(frame: Frame): string {
   return `<!doctype html>${
     html`<html lang="${lang}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${frame.title}</title>
+<title>${frame.title}</title>${frame.head}
 <link rel="stylesheet" href="/jfe/static/fieldwork.css">
 <script src="/jfe/static/fieldwork.js" defer></script>
 </head><body><main id="main" class="survey">${frame.body}</main></body></html>`.html

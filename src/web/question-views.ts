@@ -15,17 +15,33 @@ const idOf = (name: string) => `f-${name.replace('#', '-')}`;
 
 export function questionHtml(view: QuestionView): Html {
   const { question } = view;
+  const inPage = inPageAttributes(view);
   if (question.kind === 'descriptive')
-    return html`<div class="descriptive" id="q-${question.id}">${rich(view.text)}</div>`;
+    return html`<div class="descriptive" id="q-${question.id}"${inPage.attributes}>${inPage.marker}${rich(view.text)}</div>`;
   if (question.kind === 'timing') return html``;
   const errorId = `err-${question.id}`;
   const message = view.error ?? (view.requested ? 'This question is not answered.' : undefined);
   const error = message ? html`<p class="error" id="${errorId}">${message}</p>` : html``;
   const described = message ? html` aria-describedby="${errorId}"` : html``;
-  return html`<fieldset class="q${message ? ' has-error' : ''}" id="q-${question.id}"${described}>
+  return html`<fieldset class="q${message ? ' has-error' : ''}" id="q-${question.id}"${described}${inPage.attributes}>${inPage.marker}
 <legend class="q-text" id="qt-${question.id}">${rich(view.text, { inline: true })}</legend>
 ${error}${body(view)}
 </fieldset>`;
+}
+
+/**
+ * In-page display logic: a hidden follow-up carries its condition for the script (`data-fw-when`); a shown
+ * one says so in the form (`_fw_revealed`), so the page is taken with it.
+ */
+function inPageAttributes(view: QuestionView): { attributes: Html; marker: Html } {
+  if (!view.question.inPage) return { attributes: html``, marker: html`` };
+  const when = view.showWhen ? html` data-fw-when="${JSON.stringify(view.showWhen)}"` : html``;
+  return {
+    attributes: html`${view.hidden ? html` hidden` : html``}${when} data-fw-inpage="${view.question.id}"`,
+    marker: view.hidden
+      ? html``
+      : html`<input type="hidden" name="_fw_revealed" value="${view.question.id}">`,
+  };
 }
 
 function body(view: QuestionView): Html {

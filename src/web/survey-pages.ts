@@ -45,7 +45,20 @@ function progress(value: number | undefined): Html {
   return html`<div class="progress"><label for="fw-progress">Progress</label><progress id="fw-progress" max="100" value="${value}">${value}%</progress><span aria-hidden="true">${value}%</span></div>`;
 }
 
-export function endPage(title: string, message: string, language?: string): string {
+/**
+ * The end of the survey: its message, or the page that sends the browser on to the ending's redirect URL
+ * once the response is recorded (a refresh, not a 303 answer to the form: the pages' form-action policy
+ * would stop a form's redirect to another site), with a link for browsers that do not follow it.
+ */
+export function endPage(title: string, message: string, language?: string, redirect?: string): string {
+  if (redirect) {
+    return page({
+      title,
+      language,
+      head: html`<meta http-equiv="refresh" content="0; url=${redirect}">`,
+      body: html`<h1>${title}</h1><div class="end" role="status"><p>Your response has been recorded.</p><p><a href="${redirect}">Continue</a></p></div>`,
+    });
+  }
   return page({
     title,
     language,

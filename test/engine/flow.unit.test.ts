@@ -75,7 +75,7 @@ describe('flow elements', () => {
   it('follows a branch to an end-of-survey element with its message', () => {
     const ended = path(survey, { QID1: { QID1: ['2'] } });
     expect(ids(ended)).toEqual([['QID1']]);
-    expect(ended.endMessage).toBe('Thanks anyway.');
+    expect(ended.ending.message).toBe('Thanks anyway.');
     expect(ids(path(survey, { QID1: { QID1: ['1'] } }))).toEqual([['QID1'], ['QID2'], ['QID3']]);
   });
 

@@ -29,6 +29,13 @@ export const ID_KINDS = [
   'graphic',
   'oauthClient',
   'distribution',
+  'question',
+  'block',
+  'flow',
+  'version',
+  'threeSixty',
+  'subject',
+  'evaluator',
 ] as const;
 
 export type IdKind = (typeof ID_KINDS)[number];

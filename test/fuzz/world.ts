@@ -1,4 +1,5 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: piped text is written ${…}, in plain strings.
+import { randomInt } from 'node:crypto';
 import type { Config } from '../../src/config.js';
 import { JobRegistry, JobWorker } from '../../src/jobs/job-runner.js';
 import { contactImportJob } from '../../src/modules/contacts/contact-import.job.js';
@@ -56,6 +57,7 @@ export async function seedWorld(t: TestApp, config: Config): Promise<World> {
     surveyLink: { surveyId: survey.ids.survey?.[0], type: 'Individual' },
     sendDate: '2099-01-01T00:00:00Z',
   });
+  const threeSixty = await seedThreeSixty(seeding, survey.ids.survey?.[0] ?? '');
   const [subscription] = people.ids.subscription ?? [];
   const deliveries = await seeding.call('GET', `/API/v3/eventsubscriptions/${subscription}/deliveries`);
   const ids = {
@@ -66,6 +68,7 @@ export async function seedWorld(t: TestApp, config: Config): Promise<World> {
     ...contacts,
     ...survey.ids,
     distribution: [distribution.id],
+    ...threeSixty,
   } as Record<IdKind, string[]>;
   ids.user = [org.userId, ...(ids.user ?? [])];
   return {
@@ -174,7 +177,9 @@ async function seedSurvey(s: Seeding): Promise<{ ids: Ids; exportCsv: string }> 
     updates: [{ responseId: response.responseId, embeddedData: { fuzz: 'seeded' } }],
   });
   await runJobs(s);
+  const parts = await seedDefinitionParts(s, survey.id);
   const ids = {
+    ...parts,
     survey: [survey.id],
     response: [response.responseId],
     legacyExport: [legacyExport.id],
@@ -184,6 +189,54 @@ async function seedSurvey(s: Seeding): Promise<{ ids: Ids; exportCsv: string }> 
     responseUpdate: [responseUpdate.progressId],
   };
   return { ids, exportCsv: file.raw.body };
+}
+
+/**
+ * A block with a question, added through the survey-definitions calls (issue 15), and a published version.
+ * Question and flow ids are names within a survey (QID<n>, FL_<n>), which another organisation's survey
+ * may use too: these get random large numbers, so the two organisations' names differ.
+ */
+async function seedDefinitionParts(s: Seeding, surveyId: string): Promise<Ids> {
+  const definitions = `/API/v3/survey-definitions/${surveyId}`;
+  const block = await s.call('POST', `${definitions}/blocks`, { Description: 'Fuzz block' });
+  const question = await s.call('POST', `${definitions}/questions?blockId=${block.BlockID}`, {
+    QuestionID: `QID${randomInt(1e8, 1e9)}`,
+    QuestionText: 'Fuzz question',
+    QuestionType: 'TE',
+    Selector: 'SL',
+  });
+  const flow = await s.call('GET', `${definitions}/flow`);
+  const flowId = `FL_${randomInt(1e8, 1e9)}`;
+  const renamed = flow.Flow.map((node: { FlowID: string }) =>
+    node.FlowID === block.FlowID ? { ...node, FlowID: flowId } : node,
+  );
+  await s.call('PUT', `${definitions}/flow`, { ...flow, Flow: renamed });
+  const version = await s.call('POST', `${definitions}/versions`, { Description: 'Fuzz version' });
+  return {
+    question: [question.QuestionID],
+    block: [block.BlockID],
+    flow: [flowId],
+    version: [version.metadata.versionID],
+  };
+}
+
+/** A 360 of the survey (issue 16) with a subject and a nominated evaluator (inactive: nothing is sent). */
+async function seedThreeSixty(s: Seeding, surveyId: string): Promise<Ids> {
+  const workflow = { relationships: [{ name: 'Peer', min: 1, max: 3 }], allowUnsolicited: true };
+  const program = await s.call('POST', '/API/v3/threesixties', { name: 'Fuzz 360', surveyId, workflow });
+  const subjects = `/API/v3/threesixties/${program.id}/subjects`;
+  const subject = await s.call('POST', subjects, {
+    firstName: 'Ada',
+    lastName: 'Fuzz',
+    email: `ada@${s.brandId}.example`,
+  });
+  const evaluator = await s.call('POST', `${subjects}/${subject.id}/nominations`, {
+    firstName: 'Eve',
+    lastName: 'Fuzz',
+    email: `eve@${s.brandId}.example`,
+    relationship: 'Peer',
+  });
+  return { threeSixty: [program.id], subject: [subject.id], evaluator: [evaluator.id] };
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: seeding reads the fields of several result shapes

@@ -73,6 +73,25 @@ describe("a token of organisation B against organisation A's surveys and respons
       "bulk response update through B's survey",
       () => `/API/v3/surveys/${bSurvey}/update-responses/${aProgress}`,
     ],
+    ['GET', 'survey definition', () => `/API/v3/survey-definitions/${aSurvey}?format=qsf`],
+    [
+      'PUT',
+      'survey definition question',
+      () => `/API/v3/survey-definitions/${aSurvey}/questions/QID1`,
+      () => ({ QuestionText: 'Hijacked', QuestionType: 'TE', Selector: 'SL' }),
+    ],
+    [
+      'PUT',
+      'survey definition flow',
+      () => `/API/v3/survey-definitions/${aSurvey}/flow`,
+      () => ({ Flow: [] }),
+    ],
+    [
+      'POST',
+      'survey definition version (publishing)',
+      () => `/API/v3/survey-definitions/${aSurvey}/versions`,
+      () => ({ Description: 'Hijacked' }),
+    ],
   ];
 
   it.each(attempts)('%s %s answers 404', async (method, _what, url, body) => {

@@ -14,7 +14,9 @@ import * as distributions from './0012-distributions.js';
 import * as oauth from './0013-oauth.js';
 import * as claimOrder from './0014-claim-order.js';
 import * as surveyTaking from './0015-survey-taking.js';
+import * as threesixties from './0016-threesixties.js';
 import * as contactOrder from './0017-contact-order.js';
+import * as surveyVersions from './0018-survey-versions.js';
 
 /** Every migration, in order. Listed in code (not read from disk) so the built CLI carries them. */
 export const migrations: Record<string, Migration> = {
@@ -33,5 +35,7 @@ export const migrations: Record<string, Migration> = {
   '0013-oauth': oauth,
   '0014-claim-order': claimOrder,
   '0015-survey-taking': surveyTaking,
+  '0016-threesixties': threesixties,
   '0017-contact-order': contactOrder,
+  '0018-survey-versions': surveyVersions,
 };

@@ -19,15 +19,34 @@ export interface RunnableSurvey {
 // picture needs no invalidation of its own: it is garbage with the definition it was built from.
 const models = new WeakMap<QsfDocument, EngineSurvey>();
 
-/** The survey of a link, ready to run, with whether it may be taken now; undefined when there is none. */
+/**
+ * The survey of a link, ready to run, with whether it may be taken now; undefined when there is none.
+ * With a session's `definitionVersion`, the published definition the session started on (issue 15).
+ */
 export async function loadRunnableSurvey(
   db: Queryable,
   surveyId: string,
   now: Date,
+  definitionVersion?: number | null,
 ): Promise<RunnableSurvey | undefined> {
-  const taking = await loadSurveyForTaking(db, surveyId);
+  const taking = await loadSurveyForTaking(db, surveyId, definitionVersion);
   if (!taking) return undefined;
   return { taking, engine: engineOf(taking), availability: surveyAvailability(taking, now) };
+}
+
+/**
+ * The survey as a session runs it: the definition it started on, whatever was published since (issue 15);
+ * `run` itself when that is the current one (or the session predates versions).
+ */
+export async function runForSession(
+  db: Queryable,
+  run: RunnableSurvey,
+  session: { survey_version: number | null },
+  now: Date,
+): Promise<RunnableSurvey> {
+  const pinned = session.survey_version;
+  if (pinned === null || pinned === run.taking.definitionVersion) return run;
+  return (await loadRunnableSurvey(db, run.taking.surveyId, now, pinned)) ?? run;
 }
 
 function engineOf(taking: SurveyForTaking): EngineSurvey {

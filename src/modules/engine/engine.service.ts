@@ -5,60 +5,93 @@
  * recordCompletedResponse, in the same transaction as the session's last save.
  */
 import { randomInt } from 'node:crypto';
+import type { Transaction } from 'kysely';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../http/errors.js';
 import { newId } from '../../http/ids.js';
+import type { Database } from '../../tables.js';
 import { recipientFieldsOf } from '../contacts/contacts.service.js';
 import { cutResponseEventContext, recordCompletedResponse } from '../responses/record-response.js';
+import { TERMINATE_FLAG } from '../surveys/definition/qsf.js';
 import type { AnswerValue } from '../surveys/definition/response-values.js';
 import { fullQuotasMatching } from '../surveys/survey-taking.service.js';
 import { type FormFields, readPage } from './answers.js';
-import type { RunnableSurvey } from './engine-survey.js';
+import { DEFAULT_END_MESSAGE, endingShown } from './ending.js';
+import { type RunnableSurvey, runForSession } from './engine-survey.js';
 import { type Walk, walk } from './flow.js';
+import { inPageHolds, revealedOf } from './in-page.js';
+import { loopAnswerKey } from './loops.js';
 import { type PageMessages, type PageView, pageView } from './page-view.js';
-import { responseAnswers } from './response.js';
+import { displayOrders, responseAnswers } from './response.js';
 import { parseState, type SessionState, serializeState } from './session-state.js';
 import type { Visitor } from './sessions.service.js';
 import type { SessionRow } from './sessions.store.js';
 import * as store from './sessions.store.js';
+import { timingAnswers } from './timing.js';
+
+/** A session recorded as a response, as the engine tells it to a completion hook. */
+export interface SessionCompletion {
+  organizationId: string;
+  surveyId: string;
+  sessionId: string;
+  responseId: string;
+  now: Date;
+}
+
+/**
+ * Runs in the transaction that records a session's response (so what it writes commits with the response,
+ * or not at all). app.ts hands one in: the 360 module's, which finishes evaluations; the engine imports no
+ * module of that kind.
+ */
+export type CompletionHook = (trx: Transaction<Database>, completion: SessionCompletion) => Promise<void>;
+
+export interface EngineDeps extends Deps {
+  onSessionCompleted?: CompletionHook;
+}
 
 export type EndReason = 'complete' | 'quota' | 'already';
 
 export type Screen =
   | { kind: 'page'; view: PageView; status: number }
-  | { kind: 'end'; reason: EndReason; message?: string; title: string }
+  | { kind: 'end'; reason: EndReason; message?: string; title: string; redirect?: string }
   /** Go to the survey's link again (after a page was taken: the browser then GETs the next page). */
   | { kind: 'redirect' };
 
-export const DEFAULT_END_MESSAGE =
-  'We thank you for your time spent taking this survey. Your response has been recorded.';
+export { DEFAULT_END_MESSAGE } from './ending.js';
 export const QUOTA_END_MESSAGE =
   'Thank you for your interest. We already have all the responses we need from people like you, so the survey ends here.';
 
-const meta = (run: RunnableSurvey, sessionId: string) => ({
+const meta = (run: RunnableSurvey, sessionId: string, now = new Date()) => ({
   title: run.taking.name,
   language: run.taking.definition.SurveyEntry.SurveyLanguage || 'EN',
   sessionId,
+  now,
 });
 
 /** The page a session is on; a session past its last page completes (a flow with no page left). */
-export async function currentScreen(deps: Deps, run: RunnableSurvey, session: SessionRow): Promise<Screen> {
+export async function currentScreen(
+  deps: EngineDeps,
+  current: RunnableSurvey,
+  session: SessionRow,
+): Promise<Screen> {
+  const run = await runForSession(deps.db, current, session, deps.clock.now());
   if (session.status !== 'open') return endScreen(run, session.status === 'quota' ? 'quota' : 'already');
   const state = parseState(session.state);
   const walked = walk(run.engine, state);
-  const view = pageView(run.engine, meta(run, session.id), state, walked);
+  const view = pageView(run.engine, meta(run, session.id, deps.clock.now()), state, walked);
   if (view) return { kind: 'page', view, status: 200 };
   return complete(deps, run, session, state);
 }
 
 /** Takes one page's form: back, a page shown again with messages, the next page, or the end. */
 export async function takePage(
-  deps: Deps,
-  run: RunnableSurvey,
+  deps: EngineDeps,
+  current: RunnableSurvey,
   session: SessionRow,
   form: FormFields,
   visitor: Visitor,
 ): Promise<Screen> {
+  const run = await runForSession(deps.db, current, session, deps.clock.now());
   if (session.status !== 'open') return endScreen(run, session.status === 'quota' ? 'quota' : 'already');
   const state = parseState(session.state);
   const walked = walk(run.engine, state);
@@ -75,10 +108,30 @@ export async function takePage(
     return { kind: 'redirect' };
   }
 
-  const questions = page.questionIds.flatMap((id) => run.engine.questions.get(id) ?? []);
-  const view = pageView(run.engine, meta(run, session.id), state, walked);
+  const onPage = page.questionIds.flatMap((id) => run.engine.questions.get(id) ?? []);
+  const view = pageView(run.engine, meta(run, session.id, now), state, walked);
   const shown = new Map(view?.questions.map((q) => [q.question.id, q.choices]));
-  const reading = readPage(questions, form, (q) => shown.get(q.id) ?? [], {
+  const choicesOf = (q: { id: string }) => shown.get(q.id) ?? [];
+  // In-page display logic: the follow-ups whose condition holds with this page's answers.
+  const fixed = readPage(
+    onPage.filter((q) => !q.inPage),
+    form,
+    choicesOf,
+    { continueWithoutRequested: true },
+  );
+  const trial = { ...state, answers: { ...state.answers, ...fixed.answers } };
+  const holds = onPage.filter(
+    (q) => q.inPage && inPageHolds(run.engine, q, trial.answers, walked, page, state.seed),
+  );
+  if (holds.some((q) => page.hidden.includes(q.id) && !revealedOf(form).includes(q.id))) {
+    // No script revealed them: the page again, with the answers given and the follow-ups shown.
+    const again = pageView(run.engine, meta(run, session.id, now), trial, walk(run.engine, trial), {
+      posted: fixed.answers,
+    });
+    if (again) return { kind: 'page', view: again, status: 200 };
+  }
+  const questions = onPage.filter((q) => !q.inPage || holds.includes(q));
+  const reading = readPage(questions, form, choicesOf, {
     continueWithoutRequested: form._fw_action?.[0] === 'continue',
   });
   if (reading.errors.size > 0 || reading.requested.length > 0) {
@@ -87,11 +140,14 @@ export async function takePage(
       requested: reading.requested,
       posted: reading.answers,
     };
-    const again = pageView(run.engine, meta(run, session.id), state, walked, messages);
+    const again = pageView(run.engine, meta(run, session.id, now), trial, walk(run.engine, trial), messages);
     if (again) return { kind: 'page', view: again, status: reading.errors.size > 0 ? 422 : 200 };
   }
 
-  Object.assign(state.answers, reading.answers, timingAnswers(questions, form, state, now));
+  // A loop's answers are kept per loop (`<loop>_<QID>`).
+  const taken = { ...reading.answers, ...timingAnswers(questions, form, state, now) };
+  for (const [id, fields] of Object.entries(taken))
+    state.answers[page.loop ? loopAnswerKey(page.loop.id, id) : id] = fields;
   state.position += 1;
   const next = walk(run.engine, state);
   const { answers } = responseAnswers(run.taking.questions, next.displayed, state.answers);
@@ -115,30 +171,6 @@ function moveTo(state: SessionState, walked: ReturnType<typeof walk>, now: Date)
   return state;
 }
 
-/** Timing questions: seconds to the first and last click and to the submit, and the click count. */
-function timingAnswers(
-  questions: { id: string; kind: string }[],
-  form: FormFields,
-  state: SessionState,
-  now: Date,
-): Record<string, Record<string, string[]>> {
-  const seconds = (name: string) => {
-    const value = Number(form[name]?.[0] ?? '0');
-    return String(Number.isFinite(value) && value >= 0 ? Math.round(value * 1000) / 1000 : 0);
-  };
-  const submit = Math.max(0, (now.getTime() - new Date(state.shownAt).getTime()) / 1000);
-  const out: Record<string, Record<string, string[]>> = {};
-  for (const q of questions.filter((x) => x.kind === 'timing')) {
-    out[q.id] = {
-      [`${q.id}_FIRST_CLICK`]: [seconds('_fw_first_click')],
-      [`${q.id}_LAST_CLICK`]: [seconds('_fw_last_click')],
-      [`${q.id}_PAGE_SUBMIT`]: [String(Math.round(submit * 1000) / 1000)],
-      [`${q.id}_CLICK_COUNT`]: [String(Math.trunc(Number(seconds('_fw_click_count'))))],
-    };
-  }
-  return out;
-}
-
 async function save(
   deps: Deps,
   session: SessionRow,
@@ -155,24 +187,34 @@ async function save(
 
 /** Records the response and closes the session in one transaction; the end-of-survey message follows. */
 async function complete(
-  deps: Deps,
+  deps: EngineDeps,
   run: RunnableSurvey,
   session: SessionRow,
   state: SessionState,
   visitor?: Visitor,
 ): Promise<Screen> {
-  const walked = walk(run.engine, state);
-  const shown = walked.pages.flatMap((p) => p.questionIds);
+  const walked = walk(run.engine, { ...state, now: deps.clock.now() });
+  const shown = walked.shown;
   const { answers, displayedFields } = responseAnswers(run.taking.questions, shown, state.answers);
   const now = deps.clock.now();
+  let responseId: string;
   try {
-    await recordAndClose(deps, run, session, state, { answers, displayedFields, walked, now, visitor });
+    responseId = await recordAndClose(deps, run, session, state, {
+      answers,
+      displayedFields,
+      walked,
+      now,
+      visitor,
+    });
   } catch (error) {
     // The same last page posted twice at once: the first one recorded the response.
     if (error instanceof ApiError && error.code === 'FW_RSP_2') return endScreen(run, 'already');
     throw error;
   }
-  return endScreen(run, 'complete', walked.endMessage);
+  // The message or the redirect comes after the response is recorded (it may pipe the response id).
+  const language = meta(run, session.id).language;
+  const end = await endingShown(deps.db, run, walked.ending, walked, state, { now, responseId, language });
+  return { ...endScreen(run, 'complete', end.message), ...(end.redirect ? { redirect: end.redirect } : {}) };
 }
 
 interface Completion {
@@ -184,14 +226,17 @@ interface Completion {
 }
 
 async function recordAndClose(
-  deps: Deps,
+  deps: EngineDeps,
   run: RunnableSurvey,
   session: SessionRow,
   state: SessionState,
   { answers, displayedFields, walked, now, visitor }: Completion,
-): Promise<void> {
+): Promise<string> {
   const scope = { organizationId: session.organization_id };
   const responseId = newId('R');
+  // A screen-out is recorded as screened: not finished, flagged, and no completion event (nor hook).
+  const screened = walked.ending.screened;
+  const anonymized = run.engine.anonymized;
   await deps.db.transaction().execute(async (trx) => {
     // The session first: the recording writes the owner's counts last, so that row, which completions of
     // the owner's surveys share, stays locked only until the commit (decision 0012).
@@ -211,11 +256,15 @@ async function recordAndClose(
       surveyId: run.taking.surveyId,
       answers,
       // Spec 6 and 8: ResponseEventContext is at most 50 characters; the engine cuts a longer value.
-      embeddedData: cutResponseEventContext(walked.embedded),
+      embeddedData: cutResponseEventContext(
+        screened ? { ...walked.embedded, [TERMINATE_FLAG]: 'Screened' } : walked.embedded,
+      ),
+      ...(screened ? { finished: false, emitEvent: false } : {}),
       startDate: new Date(session.started_at),
       endDate: now,
       now,
-      ipAddress: session.ip_address ?? visitor?.ip ?? null,
+      // Anonymized responses keep no IP address (nor location) anywhere.
+      ipAddress: anonymized ? null : (session.ip_address ?? visitor?.ip ?? null),
       userAgent: session.user_agent ?? visitor?.userAgent ?? null,
       userLanguage: meta(run, session.id).language,
       recipientId: session.recipient_id,
@@ -223,9 +272,17 @@ async function recordAndClose(
       distributionChannel: session.link_token_hash ? 'email' : 'anonymous',
       sessionId: session.id,
       displayedFields,
-      ...(recipient ? { extraMetadata: recipient } : {}),
+      // The presented orders (displayOrder data) beside the contact's fields of an individual link.
+      extraMetadata: { ...displayOrders(run.engine, walked, state.answers, state.seed), ...recipient },
     });
+    const completion = {
+      organizationId: scope.organizationId,
+      surveyId: run.taking.surveyId,
+      sessionId: session.id,
+    };
+    if (!screened) await deps.onSessionCompleted?.(trx, { ...completion, responseId, now });
   });
+  return responseId;
 }
 
 export function endScreen(run: RunnableSurvey, reason: EndReason, message?: string): Screen {
@@ -234,7 +291,7 @@ export function endScreen(run: RunnableSurvey, reason: EndReason, message?: stri
       ? QUOTA_END_MESSAGE
       : reason === 'already'
         ? 'You have already taken this survey. Your response has been recorded.'
-        : (message ?? run.engine.endMessage ?? DEFAULT_END_MESSAGE);
+        : (message ?? DEFAULT_END_MESSAGE);
   return { kind: 'end', reason, message: text, title: run.taking.name };
 }
 

@@ -17,6 +17,11 @@ export interface EngineSessionsTable {
   recipient_id: string | null;
   distribution_id: string | null;
   response_id: string | null;
+  /**
+   * The `surveys.version` the session started at: it runs that version's definition to its end, whatever
+   * is published meanwhile (issue 15). Null for sessions older than migration 0016: the current version.
+   */
+  survey_version: number | null;
   ip_address: string | null;
   user_agent: string | null;
   started_at: string;

@@ -6,9 +6,11 @@
  * and seed always give the same path.
  */
 import { evaluateLogic, type LogicFacts, parseLocator } from '../surveys/definition/logic.js';
+import { type Loop, loopAnswerKey, loopsOf } from './loops.js';
+import { pipeText } from './piping.js';
 import { randomFor, shuffled } from './random.js';
 import { SessionFacts } from './session-facts.js';
-import type { Block, Choice, EngineSurvey, FlowNode, Question } from './survey-model.js';
+import type { Block, Choice, Ending, EngineSurvey, FlowNode, Question } from './survey-model.js';
 
 export type Answers = Record<string, Record<string, string[]>>;
 
@@ -17,6 +19,8 @@ export interface WalkInput {
   answers: Answers;
   /** Embedded data known before the flow runs: URL parameters, the contact's fields. */
   given: Record<string, string>;
+  /** Date pipes in embedded data set by the flow (default: now). */
+  now?: Date;
 }
 
 export interface Page {
@@ -24,16 +28,24 @@ export interface Page {
   key: string;
   blockId: string;
   questionIds: string[];
+  /** Embedded data as set when the flow reached this page (what its piped text shows). */
+  embedded: Record<string, string>;
+  /** The loop & merge loop the page is in. */
+  loop?: Loop;
+  /** In-page questions of the page whose condition does not hold (yet): on the page, hidden. */
+  hidden: string[];
 }
 
 export interface Walk {
   pages: Page[];
-  /** The end-of-survey message of an EndSurvey element that ended the path, if any. */
-  endMessage?: string;
+  /** How the path ends: the EndSurvey element's own ending, else the survey options'. */
+  ending: Ending;
   /** Embedded data after the flow's EmbeddedData elements ran. */
   embedded: Record<string, string>;
   /** Every question shown on the path (for logic on display) */
   displayed: Set<string>;
+  /** What the response records, in order: question ids, and `<loop>_<QID>` for a loop's questions. */
+  shown: string[];
 }
 
 /** Questions the engine can show; the rest are passed over (the import lists them in its notice). */
@@ -45,9 +57,12 @@ const WITHOUT_CHOICES = new Set(['text', 'essay', 'descriptive', 'timing']);
 class Walker {
   readonly pages: Page[] = [];
   readonly displayed = new Set<string>();
+  readonly shown: string[] = [];
   readonly embedded: Record<string, string>;
   ended = false;
-  endMessage?: string;
+  ending: Ending;
+  /** A block listed again in the flow is shown once, where it first comes (as the real platform does). */
+  private readonly blocksRun = new Set<string>();
   readonly facts: LogicFacts;
 
   constructor(
@@ -55,6 +70,7 @@ class Walker {
     private readonly input: WalkInput,
   ) {
     this.embedded = { ...input.given };
+    this.ending = survey.ending;
     this.facts = factsFor(survey, input.answers, this.displayed, this.embedded, input.seed);
   }
 
@@ -76,7 +92,15 @@ class Walker {
       case 'embedded':
         for (const field of node.fields) {
           const value =
-            field.value === undefined ? this.input.given[field.name] : pipe(field.value, this.facts);
+            field.value === undefined
+              ? this.input.given[field.name]
+              : pipeText(field.value, {
+                  facts: this.facts,
+                  question: (id) => this.survey.questions.get(id),
+                  seed: this.input.seed,
+                  place: `${node.id}/${field.name}`,
+                  now: this.input.now ?? new Date(),
+                });
           if (value !== undefined) this.embedded[field.name] = value;
         }
         return;
@@ -90,20 +114,45 @@ class Walker {
         return;
       case 'end':
         this.ended = true;
-        this.endMessage = node.message;
+        this.ending = node.ending ?? this.survey.ending;
         return;
     }
   }
 
   private runBlock(blockId: string): void {
     const block = this.survey.blocks.get(blockId);
-    if (!block) return;
+    if (!block || this.blocksRun.has(blockId)) return;
+    this.blocksRun.add(blockId);
     const pages = blockPages(block, this.input.seed);
+    if (!block.loop) {
+      this.runPages(blockId, pages);
+      return;
+    }
+    for (const loop of loopsOf(this.survey, blockId, block.loop, this.facts, this.input.seed)) {
+      this.runPages(blockId, pages, loop);
+      if (this.ended) return;
+    }
+  }
+
+  private runPages(blockId: string, pages: string[][], loop?: Loop): void {
     for (let index = 0; index < pages.length; index++) {
-      const questionIds = (pages[index] ?? []).filter((id) => this.shows(id));
+      const candidates = (pages[index] ?? []).filter((id) => this.shows(id) || this.hiddenInPage(id));
+      const hidden = candidates.filter((id) => !this.shows(id));
+      const questionIds = candidates.filter((id) => !hidden.includes(id));
       if (questionIds.length === 0) continue;
-      this.pages.push({ key: `${blockId}:${index}`, blockId, questionIds });
+      const key = loop ? `${blockId}:L${loop.id}:${index}` : `${blockId}:${index}`;
+      const embedded = { ...this.embedded };
+      const page: Page = {
+        key,
+        blockId,
+        questionIds: candidates,
+        embedded,
+        hidden,
+        ...(loop ? { loop } : {}),
+      };
+      this.pages.push(page);
       for (const id of questionIds) this.displayed.add(id);
+      this.shown.push(...pageEntries(page));
       const skip = this.skipAfter(questionIds);
       if (skip === 'ENDOFSURVEY') {
         this.ended = true;
@@ -115,6 +164,16 @@ class Walker {
         if (target > index) index = target - 1;
       }
     }
+  }
+
+  /** An in-page question whose condition does not hold yet: on its page, hidden until it does. */
+  private hiddenInPage(questionId: string): boolean {
+    const question = this.survey.questions.get(questionId);
+    if (!isRunnable(question) || !question.inPage || !question.displayLogic) return false;
+    const hiddenLogic = { ...question, displayLogic: undefined };
+    return WITHOUT_CHOICES.has(question.kind)
+      ? true
+      : visibleChoices(this.survey, hiddenLogic, this.facts, this.input.seed).length > 0;
   }
 
   private shows(questionId: string): boolean {
@@ -144,25 +203,55 @@ function skipExpression(locator: string, condition: string) {
   return { LogicType: 'Question', LeftOperand: locator, Operator: condition, QuestionID: parsed?.questionId };
 }
 
-/** A block's pages: its page breaks, or with question randomisation a shuffled order cut per page. */
+/**
+ * A block's pages: its page breaks, or with question randomisation the questions in a random order (all,
+ * a subset, or an advanced template of fixed questions and random slots) cut into pages of `perPage`.
+ * Seeded by the session and the block, so a reload shows the same order.
+ */
 export function blockPages(block: Block, seed: number): string[][] {
-  if (!block.randomizeQuestions) return block.pages;
-  const order = shuffled(block.pages.flat(), randomFor(seed, block.id));
-  const perPage = block.randomizeQuestions.perPage;
+  const settings = block.randomizeQuestions;
+  if (!settings) return block.pages;
+  const random = randomFor(seed, block.id);
+  const all = block.pages.flat();
+  let order: string[];
+  if (settings.advanced) {
+    const { fixed, subsetOf, subsetCount, hidden } = settings.advanced;
+    const shuffledAll = shuffled(settings.advanced.random, random);
+    const subset = shuffled(subsetOf, random).slice(0, subsetCount > 0 ? subsetCount : subsetOf.length);
+    order = fixed.flatMap((slot) => {
+      if (slot === '{~Randomize~}') return shuffledAll.splice(0, 1);
+      if (slot === '{~SubSet~}') return subset.splice(0, 1);
+      return [slot];
+    });
+    order.push(...shuffledAll);
+    const skip = new Set(hidden);
+    order = order.filter((id) => !skip.has(id));
+  } else {
+    order = shuffled(all, random);
+    if (settings.subset && settings.subset > 0) order = order.slice(0, settings.subset);
+  }
+  const perPage = settings.perPage;
   if (perPage <= 0) return [order];
   const pages: string[][] = [];
   for (let i = 0; i < order.length; i += perPage) pages.push(order.slice(i, i + perPage));
   return pages;
 }
 
+/** What a page records: its shown questions (not hidden in-page ones), a loop's as `<loop>_<QID>`. */
+export const pageEntries = (page: Page): string[] =>
+  page.questionIds
+    .filter((id) => !page.hidden.includes(id))
+    .map((id) => (page.loop ? loopAnswerKey(page.loop.id, id) : id));
+
 export function walk(survey: EngineSurvey, input: WalkInput): Walk {
   const walker = new Walker(survey, input);
   walker.run(survey.flow);
   return {
     pages: walker.pages,
-    endMessage: walker.endMessage,
+    ending: walker.ending,
     embedded: walker.embedded,
     displayed: walker.displayed,
+    shown: walker.shown,
   };
 }
 
@@ -182,6 +271,13 @@ export function visibleChoices(
   const picked = subset && subset > 0 ? order.slice(0, subset) : order;
   // A random subset is shown in the file's own order; full randomisation keeps the shuffle.
   return subset ? shown.filter((c) => picked.includes(c)) : picked;
+}
+
+/** A matrix's scale points in the order shown (seeded per session when `AnswerRandomization` says so). */
+export function shownAnswers(question: Question, seed: number): Choice[] {
+  return question.randomizeAnswers
+    ? shuffled(question.answers, randomFor(seed, `${question.id}:answers`))
+    : question.answers;
 }
 
 /** A question's own choices, or those carried forward from another question's answer. */
@@ -208,9 +304,4 @@ export function factsFor(
     visibleChoices(survey, question, facts, seed).some((c) => c.id === choiceId),
   );
   return facts;
-}
-
-/** Piped text: `${e://Field/name}` becomes the embedded data value (empty when unset). */
-export function pipe(text: string, facts: LogicFacts): string {
-  return text.replace(/\$\{e:\/\/Field\/([^}]+)\}/g, (_, name: string) => facts.embedded(name) ?? '');
 }

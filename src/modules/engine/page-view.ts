@@ -3,7 +3,10 @@
  * what the respondent already answered, the messages, progress and buttons. Plain data, no HTML.
  */
 import type { QuestionFields } from './answers.js';
-import { factsFor, pipe, visibleChoices, type Walk } from './flow.js';
+import { factsFor, shownAnswers, visibleChoices, type Walk } from './flow.js';
+import { type ClientCondition, clientCondition } from './in-page.js';
+import { loopAnswerKey } from './loops.js';
+import { escapePiped, type PipeContext, pipeText } from './piping.js';
 import type { SessionState } from './session-state.js';
 import type { Choice, EngineSurvey, Question } from './survey-model.js';
 
@@ -16,6 +19,10 @@ export interface QuestionView {
   error?: string;
   /** A requested response left empty: the page asks once before going on. */
   requested: boolean;
+  /** An in-page question whose condition does not hold: on the page, hidden. */
+  hidden: boolean;
+  /** When the page's script shows it (in-page display logic it can read). */
+  showWhen?: ClientCondition;
 }
 
 export interface PageView {
@@ -42,31 +49,51 @@ export interface PageMessages {
 
 export function pageView(
   survey: EngineSurvey,
-  meta: { title: string; language: string; sessionId: string },
+  meta: { title: string; language: string; sessionId: string; now?: Date },
   state: SessionState,
   walked: Walk,
   messages: PageMessages = {},
 ): PageView | undefined {
   const page = walked.pages[state.position];
   if (!page) return undefined;
-  const facts = factsFor(survey, state.answers, walked.displayed, walked.embedded, state.seed);
+  // Piped text shows the embedded data as set when the flow reached this page, not as set later.
+  const facts = factsFor(survey, state.answers, walked.displayed, page.embedded, state.seed);
+  const { now, ...pageMeta } = meta;
+  const context = (place: string): PipeContext => ({
+    facts,
+    question: (qid) => survey.questions.get(qid),
+    seed: state.seed,
+    place,
+    now: now ?? new Date(),
+    encode: escapePiped,
+    ...(page.loop ? { loop: page.loop } : {}),
+  });
+  const answerKey = (id: string) => (page.loop ? loopAnswerKey(page.loop.id, id) : id);
   const questions = page.questionIds.flatMap((id): QuestionView[] => {
     const question = survey.questions.get(id);
     if (!question) return [];
+    const piped = context(`${page.key}/${id}`);
     return [
       {
-        question,
-        text: pipe(question.text, facts),
-        choices: visibleChoices(survey, question, facts, state.seed),
-        values: messages.posted?.[id] ?? state.answers[id] ?? {},
+        question: question.randomizeAnswers
+          ? { ...question, answers: shownAnswers(question, state.seed) }
+          : question,
+        text: pipeText(question.text, piped),
+        choices: visibleChoices(survey, question, facts, state.seed).map((c) =>
+          c.text.includes('${') ? { ...c, text: pipeText(c.text, context(`${page.key}/${id}/${c.id}`)) } : c,
+        ),
+        // Not answered yet: the question's default answers, piped (embedded data, URL parameters).
+        values: messages.posted?.[id] ?? state.answers[answerKey(id)] ?? defaultsOf(question, piped),
         error: messages.errors?.get(id),
         requested: messages.requested?.includes(id) ?? false,
+        hidden: page.hidden.includes(id),
+        ...(question.inPage ? withCondition(clientCondition(question, page.questionIds)) : {}),
       },
     ];
   });
   return {
     surveyId: survey.id,
-    ...meta,
+    ...pageMeta,
     pageKey: page.key,
     questions,
     ...(survey.progressBar
@@ -78,3 +105,13 @@ export function pageView(
     askRequested: (messages.requested?.length ?? 0) > 0,
   };
 }
+
+function defaultsOf(question: Question, context: PipeContext): QuestionFields {
+  if (!question.defaults) return {};
+  const plain = { ...context, encode: undefined };
+  return Object.fromEntries(
+    Object.entries(question.defaults).map(([name, values]) => [name, values.map((v) => pipeText(v, plain))]),
+  );
+}
+
+const withCondition = (condition: ClientCondition | undefined) => (condition ? { showWhen: condition } : {});

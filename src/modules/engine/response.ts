@@ -6,7 +6,8 @@
 import { type QsfQuestion, recodeOf } from '../surveys/definition/qsf.js';
 import type { AnswerValue } from '../surveys/definition/response-values.js';
 import { type ValueKey, valueKeysOf } from '../surveys/definition/value-keys.js';
-import type { Answers } from './flow.js';
+import { type Answers, factsFor, shownAnswers, visibleChoices, type Walk } from './flow.js';
+import type { EngineSurvey } from './survey-model.js';
 
 export interface EngineAnswers {
   answers: Record<string, AnswerValue>;
@@ -23,14 +24,18 @@ export function responseAnswers(
 ): EngineAnswers {
   const out: Record<string, AnswerValue> = {};
   const displayedFields: string[] = [];
-  for (const questionId of shown) {
+  // Each question once, however often the path shows it (displayedFields holds each field once).
+  for (const entry of new Set(shown)) {
+    // `<loop>_<QID>`: a loop's answers, recorded under `<loop>_<value key>`.
+    const [, loopId, questionId = entry] = /^(?:(.+)_)?(QID[^_]+)$/.exec(entry) ?? [];
     const question = questions.get(questionId);
     if (!question) continue;
-    const fields = answers[questionId] ?? {};
+    const fields = answers[entry] ?? {};
+    const prefix = loopId ? `${loopId}_` : '';
     for (const key of valueKeysOf(question)) {
-      displayedFields.push(key.key);
+      displayedFields.push(prefix + key.key);
       const value = answerFor(question, key, fields);
-      if (value !== undefined) out[key.key] = value;
+      if (value !== undefined) out[prefix + key.key] = value;
     }
   }
   return { answers: out, displayedFields };
@@ -68,4 +73,39 @@ function answerFor(
       // npsGroup is derived by the responses module from the NPS answer.
       return undefined;
   }
+}
+
+/**
+ * The presented order of every randomized question shown (issue 13 item 3), as the exports read it:
+ * `QID6_DO_<choice>` is the position choice was shown at (1 first), `QID6_ADO_<answer>` a matrix's scale
+ * point's, and `BL_x_DO` the block's questions
+ * in the order shown, joined by `|`.
+ */
+export function displayOrders(
+  survey: EngineSurvey,
+  walked: Walk,
+  answers: Answers,
+  seed: number,
+): Record<string, AnswerValue> {
+  const out: Record<string, AnswerValue> = {};
+  const facts = factsFor(survey, answers, walked.displayed, walked.embedded, seed);
+  for (const id of walked.displayed) {
+    const question = survey.questions.get(id);
+    if (question?.randomizeAnswers)
+      shownAnswers(question, seed).forEach((answer, i) => {
+        out[`${id}_ADO_${answer.id}`] = i + 1;
+      });
+    if (!question?.randomize) continue;
+    visibleChoices(survey, question, facts, seed).forEach((choice, i) => {
+      out[`${id}_DO_${choice.id}`] = i + 1;
+    });
+  }
+  for (const [blockId, block] of survey.blocks) {
+    if (!block.randomizeQuestions) continue;
+    const shown = walked.pages
+      .filter((p) => p.blockId === blockId)
+      .flatMap((p) => p.questionIds.filter((id) => !p.hidden.includes(id)));
+    if (shown.length > 0) out[`${blockId}_DO`] = shown.join('|');
+  }
+  return out;
 }

@@ -77,7 +77,8 @@ export async function newSession(
     recipient_id: options.link?.contact_id ?? null,
     distribution_id: options.link?.distribution_id ?? null,
     response_id: null,
-    ip_address: options.visitor.ip,
+    survey_version: run.taking.definitionVersion,
+    ip_address: run.engine.anonymized ? null : options.visitor.ip,
     user_agent: options.visitor.userAgent?.slice(0, 500) ?? null,
     started_at: now.toISOString(),
     updated_at: now.toISOString(),
@@ -143,12 +144,23 @@ export async function sessionForLink(
   if (link.expires_at && now >= new Date(link.expires_at)) return { kind: 'expired' };
   const existing = await store.findSessionByLink(deps.db, link.token_hash);
   if (!existing) return { kind: 'session', ...(await newSession(deps, run, { given: {}, visitor, link })) };
-  const key = { sessionId: existing.id, secret: randomAlphanumeric(32) };
-  await store.updateSession(deps.db, { organizationId: existing.organization_id }, existing.id, {
+  return { kind: 'session', row: existing, key: await renewSessionKey(deps, existing) };
+}
+
+/**
+ * A new cookie secret for a session opened again from its link (another browser, a lost cookie): the old
+ * cookie stops working.
+ */
+export async function renewSessionKey(
+  deps: Deps,
+  session: Pick<SessionRow, 'id' | 'organization_id'>,
+): Promise<SessionKey> {
+  const key = { sessionId: session.id, secret: randomAlphanumeric(32) };
+  await store.updateSession(deps.db, { organizationId: session.organization_id }, session.id, {
     secret_hash: hashSecret(key.secret),
-    updated_at: now.toISOString(),
+    updated_at: deps.clock.now().toISOString(),
   });
-  return { kind: 'session', row: existing, key };
+  return key;
 }
 
 /**

@@ -16,6 +16,8 @@ import {
   quotasOf,
 } from '../surveys/definition/qsf.js';
 import { isSupportedQuestion } from '../surveys/definition/question-types.js';
+import { type BlockLoop, toBlockLoop } from './loops.js';
+import { hasOwnEnding, toBlockRandomization, toDefaults, toEnding } from './model-options.js';
 
 export type QuestionKind =
   | 'mc-single'
@@ -70,13 +72,19 @@ export interface Question {
   forced: boolean;
   requested: boolean;
   displayLogic?: Logic;
+  /** In-page display logic: shown on the same page as soon as its condition holds. */
+  inPage?: boolean;
   skipLogic: SkipRule[];
   /** Choice randomisation: all, or a random subset of this size. */
   randomize?: { subset?: number };
+  /** A matrix's scale points shown in random order (`AnswerRandomization`). */
+  randomizeAnswers?: boolean;
   /** Choices carried forward from another question's selected (or not selected) choices. */
   carryForward?: { from: string; selected: boolean };
   slider?: { min: number; max: number; decimals: number };
   validation?: { numeric?: { min?: number; max?: number } };
+  /** Default answers (`DefaultChoices`) as form fields, texts with piped text still in them. */
+  defaults?: Record<string, string[]>;
 }
 
 export interface Block {
@@ -85,7 +93,21 @@ export interface Block {
   /** Question ids, split into pages at each page break. */
   pages: string[][];
   /** Question randomisation within the block: shown this many per page (0: one page). */
-  randomizeQuestions?: { perPage: number };
+  randomizeQuestions?: BlockRandomization;
+  /** Loop & merge. */
+  loop?: BlockLoop;
+}
+
+export interface BlockRandomization {
+  perPage: number;
+  /** `RandomWithOnlyX`: this many of the block's questions, at random. */
+  subset?: number;
+  /**
+   * `Advanced`: the `FixedOrder` template (question ids, `{~Randomize~}` and `{~SubSet~}` slots), the
+   * questions shuffled into the first slots, those a subset of `subsetCount` is drawn from for the others,
+   * and the questions never shown.
+   */
+  advanced?: { fixed: string[]; random: string[]; subsetOf: string[]; subsetCount: number; hidden: string[] };
 }
 
 export interface EmbeddedField {
@@ -100,7 +122,20 @@ export type FlowNode =
   | { type: 'embedded'; id: string; fields: EmbeddedField[] }
   | { type: 'randomizer'; id: string; subset: number; flow: FlowNode[] }
   | { type: 'group'; id: string; flow: FlowNode[] }
-  | { type: 'end'; id: string; message?: string };
+  /** `ending` undefined: the survey options' ending. */
+  | { type: 'end'; id: string; ending?: Ending };
+
+/** How a survey ends (survey options, or an EndSurvey element's own "advanced" options). */
+export interface Ending {
+  /** Inline message text (HTML), when the ending shows one. */
+  message?: string;
+  /** A library message (`MS_...`), resolved in the survey's organisation when the ending shows it. */
+  messageId?: string;
+  /** A URL (with piped text) the respondent is sent to once the response is recorded. */
+  redirect?: string;
+  /** `ResponseFlag: Screened`: recorded as screened out (Finished 0, Q_TerminateFlag), no completion event. */
+  screened: boolean;
+}
 
 export interface Quota {
   id: string;
@@ -117,7 +152,9 @@ export interface EngineSurvey {
   flow: FlowNode[];
   backButton: boolean;
   progressBar: boolean;
-  endMessage?: string;
+  ending: Ending;
+  /** Survey option "Anonymize responses": no IP address or location is kept. */
+  anonymized: boolean;
   nextLabel: string;
   backLabel: string;
   quotas: Quota[];
@@ -160,17 +197,12 @@ export function toEngineSurvey(surveyId: string, doc: QsfDocument): EngineSurvey
     flow: toFlow(flowOf(doc)),
     backButton: truthy(options.BackButton),
     progressBar: str(options.ProgressBarDisplay, 'None') !== 'None',
-    endMessage: plainMessage(options.EOSMessage),
+    ending: toEnding(options),
+    anonymized: /^(yes|true|1|on)$/i.test(str(options.AnonymizeResponse)),
     nextLabel: cleanLabel(options.NextButton, 'Next'),
     backLabel: cleanLabel(options.PreviousButton, 'Back'),
     quotas: quotasOf(doc).map(toQuota),
   };
-}
-
-/** Library message ids (MS_...) live in a message library the engine does not hold: those get the default. */
-function plainMessage(value: unknown): string | undefined {
-  const text = str(value).trim();
-  return text && !/^MS_[A-Za-z0-9]+$/.test(text) ? text : undefined;
 }
 
 function cleanLabel(value: unknown, fallback: string): string {
@@ -202,7 +234,12 @@ function toFlow(nodes: Json): FlowNode[] {
         out.push({ type: 'group', id, flow: toFlow(node.Flow) });
         break;
       case 'EndSurvey':
-        out.push({ type: 'end', id, message: plainMessage(node.Options?.EOSMessage) });
+        // Without its own ("advanced") options an EndSurvey element ends as the survey options say.
+        out.push(
+          hasOwnEnding(node.Options)
+            ? { type: 'end', id, ending: toEnding(node.Options) }
+            : { type: 'end', id },
+        );
         break;
       // Authenticators, web services and other kinds the engine does not run are passed over.
     }
@@ -223,15 +260,14 @@ function toBlock(block: Json): Block {
     else if (element?.Type === 'Question' && element.QuestionID) pages.at(-1)?.push(str(element.QuestionID));
   }
   const options = block.Options ?? {};
-  const random = str(options.RandomizeQuestions);
-  const randomize = random === 'RandomWithXPerPage' || random === 'true' || random === 'Advanced';
+  const loop = toBlockLoop(options);
+  const randomization = toBlockRandomization(str(options.RandomizeQuestions), options.Randomization ?? {});
   return {
     id: str(block.ID),
     description: str(block.Description),
     pages: pages.filter((p) => p.length > 0),
-    ...(randomize
-      ? { randomizeQuestions: { perPage: num(options.Randomization?.QuestionsPerPage, 0) } }
-      : {}),
+    ...(randomization ? { randomizeQuestions: randomization } : {}),
+    ...(loop ? { loop } : {}),
   };
 }
 
@@ -329,12 +365,17 @@ export function toQuestion(payload: QsfQuestion): Question | undefined {
     question.choices = toChoices(payload.Choices, payload.ChoiceOrder, undefined);
   }
   if (payload.DisplayLogic) question.displayLogic = payload.DisplayLogic;
+  const logic = payload.DisplayLogic as Json;
+  if (logic && (truthy(logic.inPage) || truthy(logic.InPage))) question.inPage = true;
   const dynamic = /^q:\/\/(QID\d+)\/ChoiceGroup\/(SelectedChoices|NotSelectedChoices)$/.exec(
     str((payload.DynamicChoices as Json)?.Locator),
   );
   if (dynamic?.[1]) question.carryForward = { from: dynamic[1], selected: dynamic[2] === 'SelectedChoices' };
   const randomization = payload.Randomization as Json;
   if (randomization?.Type === 'All') question.randomize = {};
+  const answerRandomization = str((payload.AnswerRandomization as Json)?.Type);
+  if (type === 'Matrix' && answerRandomization !== '' && answerRandomization !== 'None')
+    question.randomizeAnswers = true;
   if (randomization?.Type === 'RandomSubset')
     question.randomize = { subset: num(randomization.TotalRandSubset, 0) };
   if (kind === 'slider') {
@@ -353,6 +394,8 @@ export function toQuestion(payload: QsfQuestion): Question | undefined {
     };
   }
   if (kind === 'sbs') question.columns = sbsColumns(id, payload, question.choices);
+  const defaults = toDefaults(id, kind, payload.DefaultChoices);
+  if (defaults) question.defaults = defaults;
   return question;
 }
 

@@ -4,12 +4,16 @@
  * question-columns.ts says), then the embedded data fields of the flow. csv2013 wraps the same question
  * columns in its V1..V10 and location columns and joins header texts with `-`.
  */
+
+import { loopingBlocks } from '../surveys/definition/loops.js';
 import {
   embeddedFieldsOf,
+  hasScreenOut,
   optionsOf,
   type QsfDocument,
   type QsfQuestion,
   recodeOf,
+  TERMINATE_FLAG,
 } from '../surveys/definition/qsf.js';
 import {
   type ColumnOptions,
@@ -118,17 +122,39 @@ export function questionColumns(
   options: ColumnOptions = {},
   legacy = false,
 ): ExportColumn[] {
-  return exportedQuestions(doc).flatMap((question) =>
-    columnsOfQuestion(question, options).map((column) => exportColumn(question, column, legacy)),
-  );
+  const columnsOf = (question: QsfQuestion) =>
+    columnsOfQuestion(question, options).map((column) => exportColumn(question, column, legacy));
+  // Loop & merge: a looping block's questions once per loop, `<loop>_` before each column, loop by loop.
+  const loops = loopingBlocks(doc);
+  const loopOf = new Map([...loops.values()].flatMap((l) => l.questionIds.map((id) => [id, l] as const)));
+  const questions = exportedQuestions(doc);
+  const done = new Set<string>();
+  return questions.flatMap((question) => {
+    const loop = loopOf.get(question.QuestionID);
+    if (!loop) return columnsOf(question);
+    if (done.has(question.QuestionID)) return [];
+    const inLoop = questions.filter((q) => loop.questionIds.includes(q.QuestionID));
+    for (const q of inLoop) done.add(q.QuestionID);
+    return loop.loopIds.flatMap((loopId) =>
+      inLoop.flatMap(columnsOf).map((column) => ({
+        ...column,
+        key: `${loopId}_${column.key}`,
+        name: `${loopId}_${column.name}`,
+        importId: { ...column.importId, ImportId: `${loopId}_${column.importId.ImportId}` },
+      })),
+    );
+  });
 }
 
+/** The flow's embedded fields, then `Q_TerminateFlag` when an ending screens out (as the real platform). */
 export function embeddedColumns(doc: QsfDocument): ExportColumn[] {
-  return embeddedFieldsOf(doc).map((field) => ({
-    key: field.Field,
-    name: field.Field,
-    text: field.Field,
-    importId: { ImportId: field.Field },
+  const names = embeddedFieldsOf(doc).map((field) => field.Field);
+  if (hasScreenOut(doc) && !names.includes(TERMINATE_FLAG)) names.push(TERMINATE_FLAG);
+  return names.map((name) => ({
+    key: name,
+    name,
+    text: name,
+    importId: { ImportId: name },
     kind: 'embedded',
     type: 'string',
   }));

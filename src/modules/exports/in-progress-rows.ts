@@ -7,7 +7,7 @@ import { isoSeconds } from '../../clock.js';
 import type { Scope } from '../../db/scope.js';
 import type { Queryable } from '../../deps.js';
 import { loadRunnableSurvey, type RunnableSurvey } from '../engine/engine-survey.js';
-import { walk } from '../engine/flow.js';
+import { pageEntries, walk } from '../engine/flow.js';
 import { responseAnswers } from '../engine/response.js';
 import { parseState } from '../engine/session-state.js';
 import { type OpenSessionFilter, type SessionRow, streamOpenSessions } from '../engine/sessions.service.js';
@@ -29,7 +29,7 @@ export function sessionRow(survey: Survey, session: SessionRow): ExportRow {
   const { run } = survey;
   const state = parseState(session.state);
   const walked = walk(run.engine, state);
-  const taken = walked.pages.slice(0, state.position).flatMap((page) => page.questionIds);
+  const taken = walked.pages.slice(0, state.position).flatMap(pageEntries);
   const { answers, displayedFields } = responseAnswers(run.taking.questions, taken, state.answers);
   const start = new Date(session.started_at);
   const last = new Date(session.updated_at);

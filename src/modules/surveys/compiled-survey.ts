@@ -9,6 +9,7 @@ import { fromJson } from '../../db/json.js';
 import type { Queryable } from '../../deps.js';
 import { type QsfDocument, type QsfQuestion, questionsOf, quotasOf } from './definition/qsf.js';
 import { type ValueKey, valueKeyIndex } from './definition/value-keys.js';
+import { findPublishedAt } from './survey-versions.store.js';
 import * as store from './surveys.store.js';
 
 /** Everything the definition gives, ready to use; shared by every request on this node: never change it. */
@@ -17,6 +18,13 @@ export interface CompiledSurvey {
   version: number;
   /** The survey's name at this version (the page title). */
   name: string;
+  /**
+   * Which publication this definition is (issue 15): the `surveys.version` it moved to, 0 before the
+   * first. A session keeps it and runs that definition to its end.
+   */
+  definitionVersion: number;
+  /** The published version (`survey_versions.id`) this definition is, null before the first. */
+  publishedVersionId: string | null;
   definition: QsfDocument;
   questions: ReadonlyMap<string, QsfQuestion>;
   keys: ReadonlyMap<string, ValueKey>;
@@ -69,9 +77,11 @@ const cache = new BoundedLru<CompiledSurvey>(MAX_SURVEYS, MAX_DEFINITION_CHARS);
 const keyOf = (surveyId: string, version: number) => `${surveyId}@${version}`;
 
 /**
- * The compiled survey at the version a request has just read (from a row of `surveys`); read and compiled
- * on a miss. Undefined when the survey is gone. A survey changed since the caller's read compiles at its
- * new version, which the caller then uses: never an older one.
+ * The compiled survey at the version a request has just read (from a row of `surveys`), or at the
+ * `definitionVersion` a session started on; read and compiled on a miss. Undefined when the survey is
+ * gone. A version older than the survey's now compiles the definition published then (issue 15: a
+ * session runs the definition it started on to its end); without one (never published) the definition
+ * is the survey's own, compiled at its current version.
  */
 export async function compiledSurvey(
   db: Queryable,
@@ -81,16 +91,22 @@ export async function compiledSurvey(
   if (cached) return cached;
   const row = await store.findSurveyDefinition(db, survey.id);
   if (!row) return undefined;
-  const definition = fromJson<QsfDocument>(row.definition);
+  const wanted = Math.min(survey.version, row.version);
+  const published = await findPublishedAt(db, row.id, wanted);
+  const older = wanted < row.version && published ? published : undefined;
+  const text = older?.definition ?? row.definition;
+  const definition = fromJson<QsfDocument>(text);
   const compiled: CompiledSurvey = {
     id: row.id,
-    version: row.version,
+    version: older ? wanted : row.version,
     name: row.name,
+    definitionVersion: published?.engine_version ?? 0,
+    publishedVersionId: published && published.version_number > 0 ? published.id : null,
     definition,
     questions: new Map(questionsOf(definition).map((q) => [q.QuestionID, q])),
     keys: valueKeyIndex(definition),
     quotas: quotasOf(definition).map((q) => ({ id: q.ID, condition: q.Logic })),
   };
-  cache.set(keyOf(row.id, row.version), compiled, row.definition.length);
+  cache.set(keyOf(row.id, compiled.version), compiled, text.length);
   return compiled;
 }

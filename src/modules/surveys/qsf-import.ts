@@ -13,6 +13,7 @@ import type {
   QsfQuota,
 } from './definition/qsf.js';
 import { describeQuestion, isSupportedQuestion } from './definition/question-types.js';
+import { runNotices } from './definition/run-notices.js';
 import { checkQsfCounts, checkQsfShape } from './qsf-limits.js';
 
 export interface ImportedQsf {
@@ -92,6 +93,8 @@ export function importQsf(input: unknown, surveyId: string, field = 'file'): Imp
     },
     SurveyElements: elements,
   };
+  // Everything else the engine does not run as written, by element (issue 13 item 7).
+  notices.push(...runNotices(document));
   return { document, notices, unsupported };
 }
 

@@ -33,17 +33,21 @@ const RECORDING_LOCK = 4_242_020;
 /**
  * The survey of the scope's organisation, with its value keys; undefined when there is none. In a
  * transaction, it first takes the survey's recording lock shared: a response recorded in that transaction
- * goes to the owner read here and draws its sequence number under the lock.
+ * goes to the owner read here and draws its sequence number under the lock. With a session's
+ * `definitionVersion` (survey-taking.service.ts), the keys and questions are those of the definition the
+ * session ran (issue 15); without, the survey's current one.
  */
 export async function surveyForResponses(
   db: Queryable,
   scope: Scope,
   surveyId: string,
+  definitionVersion?: number | null,
 ): Promise<SurveyForResponses | undefined> {
   if (db instanceof Transaction) await dialectOf(db).shareKeys(db, RECORDING_LOCK, [surveyId]);
   const header = await store.findSurveyHeader(db, scope, surveyId);
   if (!header) return undefined;
-  const compiled = await compiledSurvey(db, header);
+  const at = definitionVersion ?? undefined;
+  const compiled = await compiledSurvey(db, at === undefined ? header : { id: header.id, version: at });
   if (!compiled) return undefined;
   const { keys, questions, quotas } = compiled;
   return { id: header.id, ownerId: header.owner_id, keys, questions, quotas };

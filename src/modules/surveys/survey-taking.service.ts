@@ -30,31 +30,49 @@ export interface SurveyForTaking {
   questions: ReadonlyMap<string, QsfQuestion>;
   /** The definition has quotas (else fullQuotasMatching reads nothing). */
   hasQuotas: boolean;
+  /**
+   * Which published definition this is (issue 15): what a new session keeps, and hands back to
+   * loadSurveyForTaking on its later pages so it runs the same definition to its end.
+   */
+  definitionVersion: number;
+  /** The published version (`survey_versions.id`) of the definition; null before the first publication. */
+  publishedVersionId: string | null;
 }
 
 /**
  * For the survey-taking engine: loads a survey by id alone (a link carries nothing else), or undefined
  * when there is no such survey. Whether it may be taken is `surveyAvailability`'s answer, not this one's.
- * Reads a few short columns; the definition is compiled once per version (decision 0012).
+ * Reads a few short columns; the definition is compiled once per version (decision 0012). With the
+ * `definitionVersion` a session started on, it is that published definition (issue 15), under the
+ * survey's name now.
  */
 export async function loadSurveyForTaking(
   db: Queryable,
   surveyId: string,
+  definitionVersion?: number | null,
 ): Promise<SurveyForTaking | undefined> {
   const row = await store.findSurveyForTaking(db, surveyId);
   if (!row) return undefined;
-  const compiled = await compiledSurvey(db, row);
-  if (!compiled) return undefined;
+  const current = await compiledSurvey(db, row);
+  if (!current) return undefined;
+  const pinned =
+    definitionVersion === undefined ||
+    definitionVersion === null ||
+    definitionVersion === current.definitionVersion
+      ? current
+      : ((await compiledSurvey(db, { id: row.id, version: definitionVersion })) ?? current);
   return {
     surveyId: row.id,
     organizationId: row.organization_id,
     ownerId: row.owner_id,
-    name: compiled.name,
+    name: current.name,
     isActive: row.is_active === 1,
     expiration: { startDate: row.start_date, endDate: row.end_date },
-    definition: compiled.definition,
-    questions: compiled.questions,
-    hasQuotas: compiled.quotas.length > 0,
+    definition: pinned.definition,
+    questions: pinned.questions,
+    hasQuotas: pinned.quotas.length > 0,
+    definitionVersion: pinned.definitionVersion,
+    publishedVersionId: pinned.publishedVersionId,
   };
 }
 

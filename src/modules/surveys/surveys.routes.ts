@@ -6,6 +6,7 @@ import type { App } from '../../http/app-types.js';
 import { done, Envelope, MetaOnlySchema, ok } from '../../http/envelope.js';
 import { ApiError } from '../../http/errors.js';
 import { PagedList, PagingQuery, pagedResult, pageOf } from '../../http/paging.js';
+import { engineNotices } from './definition/run-notices.js';
 import { presentSurvey, presentSurveyListElement } from './surveys.presenter.js';
 import {
   type CreateSurveyBody,
@@ -95,7 +96,12 @@ export async function registerSurveyRoutes(app: App, deps: Deps): Promise<void> 
         request.principal,
         request.params.surveyId,
       );
-      return ok(request, presentSurvey(row, document, counts));
+      // meta.notice: what the engine does not run as written (issue 13 item 7), as the import said.
+      return ok(
+        request,
+        presentSurvey(row, document, counts),
+        engineNotices(document).join(' ') || undefined,
+      );
     },
   );
 

@@ -130,7 +130,8 @@ async function storeNewSurvey(
   return imported.notices;
 }
 
-function quotaRows(scope: Scope, document: QsfDocument) {
+/** The survey_quotas rows of a definition's quotas (counts start at 0). */
+export function quotaRows(scope: Scope, document: QsfDocument) {
   return quotasOf(document).map((quota, position) => ({
     organization_id: scope.organizationId,
     survey_id: document.SurveyEntry.SurveyID,

@@ -44,7 +44,42 @@ export interface SurveyQuotasTable {
   position: number;
 }
 
+/**
+ * Changes made through the definitions API (issue 15) and not published yet: the whole working QSF
+ * document. No row: the working definition is the published one (`surveys.definition`).
+ */
+export interface SurveyDraftsTable {
+  survey_id: string;
+  organization_id: string;
+  definition: string;
+  updated_at: string;
+}
+
+/**
+ * A version of a survey's definition (`POST /v3/survey-definitions/{id}/versions`), kept as it was. A
+ * published version's `engine_version` is the `surveys.version` its publication moved to: a session
+ * started at that version, or a later one before the next publication, runs this definition. Version 0
+ * (never listed) is the definition the survey had before its first published version.
+ */
+export interface SurveyVersionsTable {
+  organization_id: string;
+  survey_id: string;
+  /** The version's id as the real service writes it: a decimal number in a string. */
+  id: string;
+  version_number: number;
+  description: string;
+  user_id: string | null;
+  /** 1 published (the engine ran it from `engine_version` on), 0 a saved snapshot only. */
+  published: number;
+  engine_version: number | null;
+  /** The normalised QSF document of the version. */
+  definition: string;
+  created_at: string;
+}
+
 export interface SurveyTables {
   surveys: SurveysTable;
   survey_quotas: SurveyQuotasTable;
+  survey_drafts: SurveyDraftsTable;
+  survey_versions: SurveyVersionsTable;
 }

@@ -139,6 +139,19 @@ export function embeddedFieldsOf(doc: QsfDocument): QsfEmbeddedField[] {
   return [...seen.values()];
 }
 
+/** The embedded field a screened-out response carries (`Screened`), as the real platform sets it. */
+export const TERMINATE_FLAG = 'Q_TerminateFlag';
+
+/** Whether an EndSurvey element of the flow screens out (`ResponseFlag: Screened`): exports then add the flag. */
+export function hasScreenOut(doc: QsfDocument): boolean {
+  const visit = (nodes: QsfFlowNode[]): boolean =>
+    nodes.some((node) => {
+      const options = (node as { Options?: { ResponseFlag?: unknown } }).Options;
+      return /^screen/i.test(String(options?.ResponseFlag ?? '')) || (node.Flow ? visit(node.Flow) : false);
+    });
+  return visit(flowOf(doc));
+}
+
 /** The recode written for a choice (MC) or a scale point (matrix): RecodeValues, else the id itself. */
 export function recodeOf(question: QsfQuestion, id: string): string {
   return question.RecodeValues[id] ?? id;

@@ -1,0 +1,148 @@
+/** `/v3/survey-definitions/{surveyId}/…`: the survey flow, embedded data fields and quotas. */
+import type { Deps } from '../../deps.js';
+import type { App } from '../../http/app-types.js';
+import { Envelope, MetaOnlySchema, ok } from '../../http/envelope.js';
+import { presentQuotas } from './definition.presenter.js';
+import * as flows from './flow-edits.js';
+import { base, changed, List, noticeOf, tags, working } from './route-parts.js';
+import {
+  AnyObject,
+  EmbeddedDataBodySchema,
+  FlowBodySchema,
+  FlowElementBodySchema,
+  FlowParams,
+  QuotaBodySchema,
+  QuotaCreatedSchema,
+  SurveyParams,
+} from './survey-definitions.schemas.js';
+import * as service from './survey-definitions.service.js';
+
+export function registerFlowRoutes(app: App, deps: Deps): void {
+  app.get(
+    `${base}/flow`,
+    {
+      schema: {
+        tags,
+        summary: 'Get the survey flow',
+        params: SurveyParams,
+        response: { 200: Envelope(AnyObject) },
+      },
+    },
+    async (request) => {
+      const { document } = await working(deps, request);
+      return ok(request, flows.flowRoot(document));
+    },
+  );
+
+  app.put(
+    `${base}/flow`,
+    {
+      schema: {
+        tags,
+        summary: 'Replace the survey flow',
+        params: SurveyParams,
+        body: FlowBodySchema,
+        response: { 200: MetaOnlySchema },
+      },
+    },
+    async (request) => {
+      const { body } = request;
+      const { notices } = await service.changeDefinition(
+        deps,
+        request.principal,
+        request.params.surveyId,
+        body,
+        (d) => flows.replaceFlow(d, body),
+      );
+      return changed(request, notices);
+    },
+  );
+
+  app.put(
+    `${base}/flow/:flowId`,
+    {
+      schema: {
+        tags,
+        summary: 'Replace one flow element (an object), or its child elements (an array)',
+        params: FlowParams,
+        body: FlowElementBodySchema,
+        response: { 200: MetaOnlySchema },
+      },
+    },
+    async (request) => {
+      const { body, params } = request;
+      const { notices } = await service.changeDefinition(
+        deps,
+        request.principal,
+        params.surveyId,
+        body,
+        (d) => flows.replaceFlowElement(d, params.flowId, body),
+      );
+      return changed(request, notices);
+    },
+  );
+
+  app.post(
+    `${base}/embeddeddatafields`,
+    {
+      schema: {
+        tags,
+        summary: 'Declare embedded data fields (at the start of the survey flow)',
+        params: SurveyParams,
+        body: EmbeddedDataBodySchema,
+        response: { 200: MetaOnlySchema },
+      },
+    },
+    async (request) => {
+      const { body } = request;
+      const { notices } = await service.changeDefinition(
+        deps,
+        request.principal,
+        request.params.surveyId,
+        body,
+        (d) => flows.addEmbeddedDataFields(d, body),
+      );
+      return changed(request, notices);
+    },
+  );
+
+  app.get(
+    `${base}/quotas`,
+    {
+      schema: {
+        tags,
+        summary: 'List the quotas of the definition',
+        params: SurveyParams,
+        response: { 200: List },
+      },
+    },
+    async (request) => {
+      const { document } = await working(deps, request);
+      return ok(request, { elements: presentQuotas(document), nextPage: null });
+    },
+  );
+
+  app.post(
+    `${base}/quotas`,
+    {
+      schema: {
+        tags,
+        summary: 'Add a quota (counted once published)',
+        params: SurveyParams,
+        body: QuotaBodySchema,
+        response: { 200: Envelope(QuotaCreatedSchema) },
+      },
+    },
+    async (request) => {
+      const { body } = request;
+      const { result, notices } = await service.changeDefinition(
+        deps,
+        request.principal,
+        request.params.surveyId,
+        body,
+        (d) => flows.createQuota(d, body),
+      );
+      return ok(request, { QuotaID: result }, noticeOf(notices));
+    },
+  );
+}

@@ -1,0 +1,28 @@
+/** What the definitions routes share: their OpenAPI tag and the answer of a change. */
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { Deps } from '../../deps.js';
+import { Envelope, meta } from '../../http/envelope.js';
+import type { Principal } from '../../http/principal.js';
+import { AnyObject } from './survey-definitions.schemas.js';
+import { readWorkingDefinition } from './survey-definitions.service.js';
+
+export const tags = ['Survey definitions'];
+export const base = '/survey-definitions/:surveyId';
+
+/** The answer of a change: meta only, with the import's notices (unsupported questions, …) when it has any. */
+export const changed = (request: FastifyRequest, notices: string[]) => ({
+  meta: meta(request, 200, notices.join(' ') || undefined),
+});
+
+/** The notices of a change that answers a result, for `ok`. */
+export const noticeOf = (notices: string[]) => notices.join(' ') || undefined;
+
+export const baseUrlOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
+
+/** A list of QSF parts, all on one page. */
+export const List = Envelope(Type.Object({ elements: Type.Array(AnyObject), nextPage: Type.Null() }));
+
+/** The working definition of the survey a request names. */
+export const working = (deps: Deps, request: { principal: Principal; params: { surveyId: string } }) =>
+  readWorkingDefinition(deps.db, request.principal, request.params.surveyId);
