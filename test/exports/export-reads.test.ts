@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobWorker } from '../../src/jobs/job-runner.js';
 import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.service.js';
-import { insertResponse } from '../../src/modules/responses/responses.store.js';
+import { insertResponses } from '../../src/modules/responses/responses.store.js';
 import { responseRow } from '../helpers/factories.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import { importSmallSurvey } from '../surveys/survey-helpers.js';
@@ -23,8 +23,7 @@ beforeAll(async () => {
   org = await t.newOrganization();
   surveyId = await importSmallSurvey(t, org.apiToken);
   // Shown the fruit question and the comment box, answered only the first.
-  await insertResponse(
-    t.database.db,
+  await insertResponses(t.database.db, [
     responseRow(
       {
         id: 'R_readsSeenEmpty1',
@@ -42,7 +41,7 @@ beforeAll(async () => {
         displayed_values: JSON.stringify(DISPLAYED_VALUES),
       },
     ),
-  );
+  ]);
   worker = startExportWorker(t);
 });
 afterAll(async () => {

@@ -9,7 +9,7 @@ import { manualClock } from '../../src/clock.js';
 import type { JobWorker } from '../../src/jobs/job-runner.js';
 import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.service.js';
 import { responseStringWidths } from '../../src/modules/responses/export-reads.service.js';
-import { insertResponse } from '../../src/modules/responses/responses.store.js';
+import { insertResponses } from '../../src/modules/responses/responses.store.js';
 import { responseRow } from '../helpers/factories.js';
 import { dataRows, readSavWithPspp } from '../helpers/pspp.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
@@ -131,8 +131,7 @@ describe('spss export string widths', () => {
       f: [],
       'g"h.i': 'abc',
     };
-    await insertResponse(
-      t.database.db,
+    await insertResponses(t.database.db, [
       responseRow(
         {
           id: 'R_widthsCrafted01',
@@ -143,7 +142,7 @@ describe('spss export string widths', () => {
         },
         values,
       ),
-    );
+    ]);
     const filter = { surveyId, from: '2026-04-01T00:00:00Z' };
     const keys = ['a', 'b', 'c', 'd', 'e', 'f', 'g"h.i', 'missing'];
     const plain = await responseStringWidths(t.database.db, scope, { filter, keys });

@@ -61,6 +61,9 @@ export interface EngineDialect {
    */
   nextSequenceValue(db: Kysely<AnyDatabase>, name: string): Promise<number>;
 
+  /** `count` numbers of the sequence, in increasing order, drawn in one statement (a batch of rows). */
+  nextSequenceValues(db: Kysely<AnyDatabase>, name: string, count: number): Promise<number[]>;
+
   /** The column type of raw bytes. */
   readonly binaryType: 'blob' | 'bytea';
 

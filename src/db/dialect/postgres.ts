@@ -64,6 +64,14 @@ export const nextSequenceValue: EngineDialect['nextSequenceValue'] = async (db, 
   return Number(rows[0]?.value);
 };
 
+export const nextSequenceValues: EngineDialect['nextSequenceValues'] = async (db, name, count) => {
+  // Other callers may draw between these calls: the numbers grow but need not be consecutive.
+  const { rows } = await sql<{
+    value: string;
+  }>`select nextval(${name}) as value from generate_series(1, ${count})`.execute(db);
+  return rows.map((row) => Number(row.value)).sort((a, b) => a - b);
+};
+
 export const binaryType = 'bytea';
 
 export const writeBatchDelayMs = 50;

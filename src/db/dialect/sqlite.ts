@@ -63,6 +63,16 @@ export const nextSequenceValue: EngineDialect['nextSequenceValue'] = async (db, 
   return Number(value);
 };
 
+export const nextSequenceValues: EngineDialect['nextSequenceValues'] = async (db, name, count) => {
+  const { rows } = await sql<{
+    value: number;
+  }>`update sequences set value = value + ${count} where name = ${name} returning value`.execute(db);
+  const last = rows[0]?.value;
+  if (last === undefined) throw new Error(`no sequence ${name}`);
+  // One write transaction at a time: the block below the new value is this caller's alone.
+  return Array.from({ length: count }, (_, i) => Number(last) - count + 1 + i);
+};
+
 export const binaryType = 'blob';
 
 export const writeBatchDelayMs = 10;

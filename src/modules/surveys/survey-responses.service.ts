@@ -92,6 +92,24 @@ export async function responseCountsOf(
   return { ...live, deleted: survey.response_count_deleted };
 }
 
+/**
+ * Counts each of several new responses towards every quota whose condition its values meet, with one
+ * update per quota matched; answers the quotas of each response, in order.
+ */
+export async function countManyTowardsQuotas(
+  db: Queryable,
+  scope: Scope,
+  survey: SurveyForResponses,
+  valuesList: readonly Record<string, unknown>[],
+): Promise<string[][]> {
+  if (survey.quotas.length === 0) return valuesList.map(() => []);
+  const matched = valuesList.map((values) => quotasMatched(survey, values));
+  const counts = new Map<string, number>();
+  for (const id of matched.flat()) counts.set(id, (counts.get(id) ?? 0) + 1);
+  for (const [id, count] of counts) await store.addQuotaCounts(db, scope, survey.id, [id], count);
+  return matched;
+}
+
 /** Counts a response towards every quota whose condition its values meet (or takes it back: delta -1). */
 export async function countTowardsQuotas(
   db: Queryable,
@@ -100,8 +118,13 @@ export async function countTowardsQuotas(
   values: Record<string, unknown>,
   delta: 1 | -1,
 ): Promise<string[]> {
-  const facts = recordedFacts(values, survey.questions);
-  const matched = survey.quotas.filter((q) => evaluateLogic(q.condition, facts)).map((q) => q.id);
+  const matched = quotasMatched(survey, values);
   await store.addQuotaCounts(db, scope, survey.id, matched, delta);
   return matched;
+}
+
+/** The quotas whose condition a response's values meet. */
+function quotasMatched(survey: SurveyForResponses, values: Record<string, unknown>): string[] {
+  const facts = recordedFacts(values, survey.questions);
+  return survey.quotas.filter((q) => evaluateLogic(q.condition, facts)).map((q) => q.id);
 }
