@@ -31,6 +31,7 @@ import { registerLegacyListRoutes } from './modules/contacts/legacy-lists.routes
 import { DISTRIBUTION_JOB, distributionJob } from './modules/distributions/distribution.job.js';
 import { registerDistributionRoutes } from './modules/distributions/distributions.routes.js';
 import { registerMailLinkRoutes } from './modules/distributions/mail-links.routes.js';
+import { registerSessionApiRoutes } from './modules/engine/sessions-api.routes.js';
 import { registerEventSubscriptionRoutes } from './modules/eventsubscriptions/eventsubscriptions.routes.js';
 import { sealStoredSharedKeys } from './modules/eventsubscriptions/eventsubscriptions.service.js';
 import { RESPONSE_EXPORT_EXPIRY_JOB, responseExportExpiryJob } from './modules/exports/export-expiry.job.js';
@@ -199,6 +200,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
       await registerSurveyRoutes(api, deps);
       registerSurveyDefinitionRoutes(api, deps);
       registerResponseRoutes(api, deps);
+      // Sessions through the API run the browser's engine, with its completion hook (issue 15).
+      registerSessionApiRoutes(api, { ...deps, onSessionCompleted: evaluationFinished });
       registerResponseExportRoutes(api, deps);
       registerResponseImportRoutes(api, deps);
       registerDistributionRoutes(api, deps);

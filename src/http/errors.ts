@@ -128,6 +128,16 @@ export const ERROR_CODES = {
     meaning: 'The relationship already has the most evaluators the workflow allows for the subject.',
   },
   FW_360_5: { status: 409, meaning: 'That e-mail address is already nominated for the subject.' },
+  FW_SES_1: { status: 404, meaning: 'Survey session not found (in that survey).' },
+  FW_SES_2: {
+    status: 409,
+    meaning:
+      'The survey session has ended (recorded as a response, or ended by a full quota); nothing was changed.',
+  },
+  FW_SES_3: {
+    status: 403,
+    meaning: 'The survey is not taking responses (inactive, not yet started, or expired).',
+  },
 } as const satisfies Record<string, { status: number; meaning: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

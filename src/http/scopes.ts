@@ -62,6 +62,7 @@ const ROUTE_FAMILIES: Record<string, ScopeFamily> = {
   '/surveys/:/export-responses': 'survey_responses',
   '/surveys/:/import-responses': 'survey_responses',
   '/surveys/:/update-responses': 'survey_responses',
+  '/surveys/:/sessions': 'survey_responses',
   '/responses': 'survey_responses',
   '/responseexports': 'survey_responses',
   '/responseimports': 'survey_responses',

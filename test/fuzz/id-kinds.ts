@@ -36,6 +36,7 @@ export const ID_KINDS = [
   'threeSixty',
   'subject',
   'evaluator',
+  'session',
 ] as const;
 
 export type IdKind = (typeof ID_KINDS)[number];

@@ -178,6 +178,13 @@ async function seedSurvey(s: Seeding): Promise<{ ids: Ids; exportCsv: string }> 
   });
   await runJobs(s);
   const parts = await seedDefinitionParts(s, survey.id);
+  // A session taken through the API (issue 15): the survey takes one only while active.
+  await s.call('PUT', `/API/v3/surveys/${survey.id}`, { isActive: true });
+  // Create answers 201, as the real service's does.
+  const session = await s.t.call(s.admin, 'POST', `/API/v3/surveys/${survey.id}/sessions`, {
+    language: 'EN',
+  });
+  if (session.status !== 201) throw new Error(`seeding: a survey session answered ${session.status}`);
   const ids = {
     ...parts,
     survey: [survey.id],
@@ -187,6 +194,7 @@ async function seedSurvey(s: Seeding): Promise<{ ids: Ids; exportCsv: string }> 
     exportFile: [fileId],
     responseImport: [responseImport.id],
     responseUpdate: [responseUpdate.progressId],
+    session: [session.body.result.sessionId],
   };
   return { ids, exportCsv: file.raw.body };
 }

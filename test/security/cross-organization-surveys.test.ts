@@ -16,6 +16,7 @@ let aSurvey: string;
 let aResponse: string;
 let bSurvey: string;
 let aProgress: string;
+let aSession: string;
 
 beforeAll(async () => {
   t = await buildTestApp();
@@ -31,6 +32,11 @@ beforeAll(async () => {
       updates: [{ responseId: aResponse, embeddedData: { panel: 'A' } }],
     })
   ).body.result.progressId;
+  // A session taken through the API (issue 15): the survey takes responses only while active.
+  await t.call(a.apiToken, 'PUT', `/API/v3/surveys/${aSurvey}`, { isActive: true });
+  aSession = (await t.call(a.apiToken, 'POST', `/API/v3/surveys/${aSurvey}/sessions`, { language: 'EN' }))
+    .body.result.sessionId;
+  expect(aSession).toMatch(/^FS_/);
 });
 afterAll(() => t.close());
 
@@ -40,6 +46,7 @@ const snapshot = async () => ({
     .result,
   quotas: (await t.call(a.apiToken, 'GET', `/API/v3/surveys/${aSurvey}/quotas`)).body.result,
   owner: (await t.call(a.apiToken, 'GET', `/API/v3/users/${a.userId}`)).body.result.responseCounts,
+  session: (await t.call(a.apiToken, 'GET', `/API/v3/surveys/${aSurvey}/sessions/${aSession}`)).body.result,
 });
 
 describe("a token of organisation B against organisation A's surveys and responses", () => {
@@ -92,13 +99,36 @@ describe("a token of organisation B against organisation A's surveys and respons
       () => `/API/v3/survey-definitions/${aSurvey}/versions`,
       () => ({ Description: 'Hijacked' }),
     ],
+    ['POST', 'survey session', () => `/API/v3/surveys/${aSurvey}/sessions`, () => ({ language: 'EN' })],
+    ['GET', 'survey session', () => `/API/v3/surveys/${aSurvey}/sessions/${aSession}`],
+    [
+      'POST',
+      'survey session (advance)',
+      () => `/API/v3/surveys/${aSurvey}/sessions/${aSession}`,
+      () => ({ advance: true, responses: {} }),
+    ],
+    [
+      'POST',
+      'survey session (close)',
+      () => `/API/v3/surveys/${aSurvey}/sessions/${aSession}`,
+      () => ({ close: true }),
+    ],
+    ['DELETE', 'survey session', () => `/API/v3/surveys/${aSurvey}/sessions/${aSession}`],
+    ['GET', "survey session through B's survey", () => `/API/v3/surveys/${bSurvey}/sessions/${aSession}`],
+    [
+      'POST',
+      "survey session through B's survey (close)",
+      () => `/API/v3/surveys/${bSurvey}/sessions/${aSession}`,
+      () => ({ close: true }),
+    ],
+    ['DELETE', "survey session through B's survey", () => `/API/v3/surveys/${bSurvey}/sessions/${aSession}`],
   ];
 
   it.each(attempts)('%s %s answers 404', async (method, _what, url, body) => {
     const before = await snapshot();
     const res = await t.call(b.apiToken, method, url(), body?.());
     expect(res.status).toBe(404);
-    expect(['GSI_2', 'FW_RSP_1', 'FW_RSP_3']).toContain(res.body.meta.error.errorCode);
+    expect(['GSI_2', 'FW_RSP_1', 'FW_RSP_3', 'FW_SES_1']).toContain(res.body.meta.error.errorCode);
     expect(await snapshot()).toEqual(before);
   });
 

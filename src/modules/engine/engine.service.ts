@@ -161,6 +161,21 @@ export async function takePage(
   return { kind: 'redirect' };
 }
 
+/**
+ * Records an open session as it is now, wherever it is in the flow (the sessions API's `close: true`):
+ * the answers so far become the response, as on the last page.
+ */
+export async function closeSession(
+  deps: EngineDeps,
+  current: RunnableSurvey,
+  session: SessionRow,
+  visitor: Visitor,
+): Promise<Screen> {
+  const run = await runForSession(deps.db, current, session, deps.clock.now());
+  if (session.status !== 'open') return endScreen(run, session.status === 'quota' ? 'quota' : 'already');
+  return complete(deps, run, session, parseState(session.state), visitor);
+}
+
 /** The page the state is on now is shown from `now` (timing questions count from here). */
 function moveTo(state: SessionState, walked: ReturnType<typeof walk>, now: Date): SessionState {
   const key = walked.pages[state.position]?.key ?? '';

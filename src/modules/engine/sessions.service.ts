@@ -62,7 +62,7 @@ export function givenFromQuery(run: RunnableSurvey, query: Record<string, string
 export async function newSession(
   deps: Deps,
   run: RunnableSurvey,
-  options: { given: Record<string, string>; visitor: Visitor; link?: LinkTokenRow },
+  options: { given: Record<string, string>; visitor: Visitor; link?: LinkTokenRow; recipientId?: string },
 ): Promise<{ row: SessionRow; key: SessionKey }> {
   const now = deps.clock.now();
   const key = { sessionId: newId('FS'), secret: randomAlphanumeric(32) };
@@ -74,7 +74,7 @@ export async function newSession(
     status: 'open',
     state: serializeState(initialState(run, options.given, now)),
     link_token_hash: options.link?.token_hash ?? null,
-    recipient_id: options.link?.contact_id ?? null,
+    recipient_id: options.link?.contact_id ?? options.recipientId ?? null,
     distribution_id: options.link?.distribution_id ?? null,
     response_id: null,
     survey_version: run.taking.definitionVersion,

@@ -1,0 +1,169 @@
+/**
+ * The sessions API's answers and the engine's form fields, both ways. An API client answers a page as
+ * `{QID1: {"2": {selected: true}}, QID2: "text", QID4: {"1": {"2": {selected: true}}}}`; the engine takes
+ * the same answers as the browser's form fields (`QID1=2`, `QID2_TEXT=text`, `QID4_1=2`), so the page is
+ * read, checked and recorded by one reader (answers.ts), never a second one.
+ */
+import { ApiError } from '../../http/errors.js';
+import type { FormFields, QuestionFields } from './answers.js';
+import type { Question } from './survey-model.js';
+
+export type ApiAnswer = unknown;
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const bad = (field: string, problem: string) => ApiError.invalid(field, problem);
+
+/** `{"<id>": {selected: true, text?}}` → the ids selected (and their texts). */
+function selections(value: unknown, field: string): Array<{ id: string; text?: string }> {
+  if (!isObject(value)) throw bad(field, 'must be an object of choice ids to {"selected": true}');
+  const picked: Array<{ id: string; text?: string }> = [];
+  for (const [id, mark] of Object.entries(value)) {
+    if (mark === true) {
+      picked.push({ id });
+      continue;
+    }
+    if (!isObject(mark) || typeof mark.selected !== 'boolean')
+      throw bad(`${field}.${id}`, 'must be {"selected": true|false}');
+    if (mark.text !== undefined && typeof mark.text !== 'string')
+      throw bad(`${field}.${id}.text`, 'must be a string');
+    if (mark.selected) picked.push({ id, ...(typeof mark.text === 'string' ? { text: mark.text } : {}) });
+  }
+  return picked;
+}
+
+function scalar(value: unknown, field: string): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  throw bad(field, 'must be a string or a number');
+}
+
+function matrixFields(form: FormFields, prefix: string, value: unknown, field: string): void {
+  if (!isObject(value)) throw bad(field, 'must be an object of row ids to selected scale points');
+  for (const [row, points] of Object.entries(value))
+    form[`${prefix}_${row}`] = selections(points, `${field}.${row}`).map((p) => p.id);
+}
+
+/** One question's API answer, added to the form the engine reads. */
+function addAnswer(form: FormFields, question: Question, value: unknown, field: string): void {
+  const id = question.id;
+  switch (question.kind) {
+    case 'mc-single':
+    case 'mc-multi':
+    case 'dropdown':
+    case 'nps': {
+      const picked = selections(value, field);
+      form[id] = picked.map((p) => p.id);
+      for (const p of picked) if (p.text !== undefined) form[`${id}_${p.id}_TEXT`] = [p.text];
+      return;
+    }
+    case 'text':
+    case 'essay':
+      form[`${id}_TEXT`] = [scalar(value, field)];
+      return;
+    case 'form':
+    case 'slider':
+    case 'rank':
+      if (!isObject(value)) throw bad(field, 'must be an object of choice ids to values');
+      for (const [choice, v] of Object.entries(value))
+        form[`${id}_${choice}`] = [scalar(v, `${field}.${choice}`)];
+      return;
+    case 'matrix-single':
+    case 'matrix-multi':
+      matrixFields(form, id, value, field);
+      return;
+    case 'sbs':
+      if (!isObject(value)) throw bad(field, 'must be an object of column ids to rows');
+      for (const [column, rows] of Object.entries(value)) {
+        if (!question.columns.some((c) => c.id === column))
+          throw bad(`${field}.${column}`, 'is not a column of this question');
+        matrixFields(form, column, rows, `${field}.${column}`);
+      }
+      return;
+    default:
+      throw bad(field, 'takes no answer');
+  }
+}
+
+/**
+ * The form a page of these questions would post with these API answers. An answer to a question that
+ * is not on the page is refused (the browser's form could not carry it either).
+ */
+export function formOfAnswers(
+  onPage: Question[],
+  responses: Record<string, unknown>,
+  extra: FormFields,
+): FormFields {
+  const form: FormFields = { ...extra };
+  const byId = new Map(onPage.map((q) => [q.id, q]));
+  for (const [qid, value] of Object.entries(responses)) {
+    const question = byId.get(qid);
+    if (!question) throw bad(`responses.${qid}`, "is not a question of the session's current page");
+    if (value === null) continue;
+    addAnswer(form, question, value, `responses.${qid}`);
+  }
+  return form;
+}
+
+const selected = (ids: string[] | undefined) =>
+  Object.fromEntries((ids ?? []).map((id) => [id, { selected: true }]));
+
+function matrixOf(prefix: string, rows: string[], fields: QuestionFields): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const row of rows) {
+    const picked = fields[`${prefix}_${row}`];
+    if (picked?.length) out[row] = selected(picked);
+  }
+  return out;
+}
+
+/** A question's stored fields in the API's answer shape (undefined when unanswered). */
+export function apiAnswerOf(question: Question, fields: QuestionFields): ApiAnswer | undefined {
+  const id = question.id;
+  const rows = question.choices.map((c) => c.id);
+  const numeric = question.kind === 'slider' || question.kind === 'rank';
+  switch (question.kind) {
+    case 'mc-single':
+    case 'mc-multi':
+    case 'dropdown':
+    case 'nps': {
+      const picked = fields[id];
+      if (!picked?.length) return undefined;
+      return Object.fromEntries(
+        picked.map((c) => {
+          const text = fields[`${id}_${c}_TEXT`]?.[0];
+          return [c, { selected: true, ...(text === undefined ? {} : { text }) }];
+        }),
+      );
+    }
+    case 'text':
+    case 'essay':
+      return fields[`${id}_TEXT`]?.[0];
+    case 'form':
+    case 'slider':
+    case 'rank': {
+      const out: Record<string, unknown> = {};
+      for (const row of rows) {
+        const v = fields[`${id}_${row}`]?.[0];
+        if (v !== undefined && v !== '') out[row] = numeric ? Number(v) : v;
+      }
+      return Object.keys(out).length > 0 ? out : undefined;
+    }
+    case 'matrix-single':
+    case 'matrix-multi': {
+      const out = matrixOf(id, rows, fields);
+      return Object.keys(out).length > 0 ? out : undefined;
+    }
+    case 'sbs': {
+      const out: Record<string, unknown> = {};
+      for (const column of question.columns) {
+        const m = matrixOf(column.id, rows, fields);
+        if (Object.keys(m).length > 0) out[column.id] = m;
+      }
+      return Object.keys(out).length > 0 ? out : undefined;
+    }
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,69 @@
+/** Wire shapes of the sessions API (`/v3/surveys/{surveyId}/sessions`). */
+import { type Static, Type } from 'typebox';
+
+export const SurveyParamsSchema = Type.Object({ surveyId: Type.String({ minLength: 1, maxLength: 100 }) });
+export const SessionParamsSchema = Type.Object({
+  surveyId: Type.String({ minLength: 1, maxLength: 100 }),
+  sessionId: Type.String({ minLength: 1, maxLength: 100 }),
+});
+
+const Answers = Type.Record(Type.String(), Type.Unknown(), {
+  description:
+    'Answers by question id: {"QID1": {"2": {"selected": true}}}, {"QID2": "text"}, matrices {"QID4": {"<row>": {"<point>": {"selected": true}}}}, forms/sliders/ranks {"QID6": {"<item>": value}}.',
+});
+
+export const CreateSessionSchema = Type.Object({
+  language: Type.Optional(Type.String({ maxLength: 20 })),
+  embeddedData: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]))),
+  recipient: Type.Optional(
+    Type.Object({
+      contactId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+      recipientId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    }),
+  ),
+});
+export type CreateSession = Static<typeof CreateSessionSchema>;
+
+export const UpdateSessionSchema = Type.Object({
+  advance: Type.Optional(Type.Boolean()),
+  close: Type.Optional(Type.Boolean()),
+  responses: Type.Optional(Answers),
+});
+export type UpdateSession = Static<typeof UpdateSessionSchema>;
+
+const ChoiceSchema = Type.Object({
+  choiceText: Type.String(),
+  recode: Type.String(),
+  textEntry: Type.Boolean(),
+  exclusive: Type.Boolean(),
+});
+
+const QuestionSchema = Type.Object({
+  questionId: Type.String(),
+  questionType: Type.Object({ type: Type.String(), selector: Type.String(), subSelector: Type.String() }),
+  questionText: Type.String(),
+  choices: Type.Record(Type.String(), ChoiceSchema),
+  /** The order the page shows the choices in (after randomisation and display logic). */
+  choiceOrder: Type.Array(Type.String()),
+  answers: Type.Record(Type.String(), Type.Object({ answerText: Type.String() })),
+  answerOrder: Type.Array(Type.String()),
+  columns: Type.Array(Type.Object({ columnId: Type.String(), answerOrder: Type.Array(Type.String()) })),
+  validation: Type.Object({ forceResponse: Type.Boolean(), requestResponse: Type.Boolean() }),
+  /** An in-page follow-up whose condition does not hold yet. */
+  hidden: Type.Boolean(),
+});
+export type WireQuestion = Static<typeof QuestionSchema>;
+
+export const SessionSchema = Type.Object({
+  sessionId: Type.String(),
+  surveyId: Type.String(),
+  status: Type.Union([Type.Literal('open'), Type.Literal('complete'), Type.Literal('quota')]),
+  /** false while a page is open; the end-of-survey message once the session ended. */
+  done: Type.Union([Type.Literal(false), Type.String()]),
+  questions: Type.Array(QuestionSchema),
+  responses: Answers,
+  progress: Type.Union([Type.Number(), Type.Null()]),
+  responseId: Type.Union([Type.String(), Type.Null()]),
+  redirect: Type.Union([Type.String(), Type.Null()]),
+});
+export type WireSession = Static<typeof SessionSchema>;
