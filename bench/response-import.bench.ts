@@ -117,6 +117,8 @@ async function timedBulkInsert(database: Db, surveyId: string): Promise<number> 
 async function benchEngine(engine: Engine): Promise<string[]> {
   const { database, drop } = await openBenchDatabase(engine);
   const fw = await startFieldwork(database);
+  // The export and the import run as jobs: this node runs its workers, as a serving node does.
+  fw.app.workers.start();
   try {
     const surveyId = await createActiveSurvey(fw, QSF);
     const csv = importFile(await exportedLayout(fw, surveyId));
