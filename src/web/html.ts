@@ -4,19 +4,9 @@
  * (assets.ts); the Content-Security-Policy header of web.routes.ts makes sure of it.
  */
 
+import { escapeHtml } from '../escape-html.js';
+
 export type Html = { readonly html: string };
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
-}
 
 /** Trusted markup, built here. */
 export const raw = (html: string): Html => ({ html });

@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Deps } from '../../deps.js';
+import { escapeHtml } from '../../escape-html.js';
 import { optOut, recipientForToken, recordOpen } from './mail-links.service.js';
 
 const PAGE_HEADERS = {
@@ -74,12 +75,4 @@ function page(reply: FastifyReply, status: number, title: string, body: string):
     .send(
       `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head><body style="font-family:sans-serif;max-width:40em;margin:3em auto;padding:0 1em"><h1>${escapeHtml(title)}</h1>${body}</body></html>`,
     );
-}
-
-function escapeHtml(text: string): string {
-  return text
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;');
 }

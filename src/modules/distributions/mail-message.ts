@@ -4,6 +4,7 @@
  * (messages module), an opt-out link always (added when the message has none), the survey link added to
  * an invitation or reminder that has none, the open-tracking image, a text alternative and the subject.
  */
+import { escapeHtml } from '../../escape-html.js';
 import { messageText, type PipedRecipient, renderPipedText } from '../messages/messages.service.js';
 import { decodeEntities, htmlToText } from './html-text.js';
 
@@ -50,7 +51,7 @@ export function composeMail(
   if (!OPT_OUT_FIELDS.some((field) => template.includes(field)))
     template += '\n<p style="font-size:smaller">${l://OptOutLink?d=Unsubscribe}</p>';
   const html = renderPipedText(template, piped, links);
-  const image = `<img src="${escapeAttribute(links.openUrl)}" width="1" height="1" alt="">`;
+  const image = `<img src="${escapeHtml(links.openUrl)}" width="1" height="1" alt="">`;
   return {
     subject: plainPipedText(message.subject, piped),
     html: `${html}\n${image}`,
@@ -67,8 +68,4 @@ function plainPipedText(template: string, recipient: PipedRecipient): string {
   return decodeEntities(renderPipedText(escaped, recipient, {}))
     .replace(/[\r\n]+/g, ' ')
     .trim();
-}
-
-function escapeAttribute(value: string): string {
-  return value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
 }

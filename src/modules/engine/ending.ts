@@ -4,10 +4,11 @@
  * response is recorded (piped text URL-encoded: `${e://Field/…}`, `${rand://…}`, `${e://Field/ResponseID}`).
  */
 import type { Queryable } from '../../deps.js';
+import { escapeHtml } from '../../escape-html.js';
 import { findMessage, messageText } from '../messages/messages.service.js';
 import type { RunnableSurvey } from './engine-survey.js';
 import { factsFor, type Walk } from './flow.js';
-import { escapePiped, type PipeContext, pipeText } from './piping.js';
+import { type PipeContext, pipeText } from './piping.js';
 import type { SessionState } from './session-state.js';
 import type { Ending } from './survey-model.js';
 
@@ -48,5 +49,5 @@ export async function endingShown(
     const message = await findMessage(db, scope, ending.messageId);
     if (message) text = messageText(message, at.language);
   }
-  return { message: text ? pipeText(text, context(escapePiped)) : DEFAULT_END_MESSAGE };
+  return { message: text ? pipeText(text, context(escapeHtml)) : DEFAULT_END_MESSAGE };
 }

@@ -2,11 +2,13 @@
  * What the web layer needs to draw one page: the questions shown, their choices in the order shown,
  * what the respondent already answered, the messages, progress and buttons. Plain data, no HTML.
  */
+
+import { escapeHtml } from '../../escape-html.js';
 import type { QuestionFields } from './answers.js';
 import { factsFor, shownAnswers, visibleChoices, type Walk } from './flow.js';
 import { type ClientCondition, clientCondition } from './in-page.js';
 import { loopAnswerKey } from './loops.js';
-import { escapePiped, type PipeContext, pipeText } from './piping.js';
+import { type PipeContext, pipeText } from './piping.js';
 import type { SessionState } from './session-state.js';
 import type { Choice, EngineSurvey, Question } from './survey-model.js';
 
@@ -65,7 +67,7 @@ export function pageView(
     seed: state.seed,
     place,
     now: now ?? new Date(),
-    encode: escapePiped,
+    encode: escapeHtml,
     ...(page.loop ? { loop: page.loop } : {}),
   });
   const answerKey = (id: string) => (page.loop ? loopAnswerKey(page.loop.id, id) : id);

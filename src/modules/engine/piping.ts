@@ -33,10 +33,6 @@ export interface PipeContext {
   encode?: (value: string) => string;
 }
 
-/** Piped values go into the author's HTML as text. */
-export const escapePiped = (value: string): string =>
-  value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 /** Replaces every pipe of `text`; unknown ones become empty. */
 export function pipeText(text: string, context: PipeContext): string {
   if (!text.includes('${')) return text;

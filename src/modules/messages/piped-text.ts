@@ -4,6 +4,8 @@
  * sanitised where it is rendered); only the values this module puts into it are escaped.
  */
 
+import { escapeHtml } from '../../escape-html.js';
+
 export interface PipedRecipient {
   firstName: string | null;
   lastName: string | null;
@@ -154,14 +156,4 @@ function safeUrl(url: string | undefined): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Safe both in element text and inside a quoted attribute. */
-function escapeHtml(value: string): string {
-  return value
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
 }
