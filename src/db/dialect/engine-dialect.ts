@@ -55,13 +55,11 @@ export interface EngineDialect {
   dropSequence(db: Kysely<AnyDatabase>, name: string): Promise<void>;
 
   /**
-   * The next number of a sequence: it only grows and is never handed out twice, and drawing it waits for
-   * no other transaction (PostgreSQL: a SEQUENCE, which may skip numbers; SQLite, which has none: a row of
-   * the `sequences` table, which runs one write transaction at a time anyway).
+   * `count` numbers of a sequence, in increasing order, drawn in one statement: they only grow, are never
+   * handed out twice, and drawing them waits for no other transaction (PostgreSQL: a SEQUENCE, which may skip
+   * numbers; SQLite, which has none: a row of the `sequences` table, which runs one write transaction at a
+   * time anyway).
    */
-  nextSequenceValue(db: Kysely<AnyDatabase>, name: string): Promise<number>;
-
-  /** `count` numbers of the sequence, in increasing order, drawn in one statement (a batch of rows). */
   nextSequenceValues(db: Kysely<AnyDatabase>, name: string, count: number): Promise<number[]>;
 
   /** The column type of raw bytes. */

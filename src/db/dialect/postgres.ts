@@ -59,11 +59,6 @@ export const dropSequence: EngineDialect['dropSequence'] = async (db, name) => {
   await sql`drop sequence ${sql.id(name)}`.execute(db);
 };
 
-export const nextSequenceValue: EngineDialect['nextSequenceValue'] = async (db, name) => {
-  const { rows } = await sql<{ value: number }>`select nextval(${name}) as value`.execute(db);
-  return Number(rows[0]?.value);
-};
-
 export const nextSequenceValues: EngineDialect['nextSequenceValues'] = async (db, name, count) => {
   // Other callers may draw between these calls: the numbers grow but need not be consecutive.
   const { rows } = await sql<{

@@ -54,15 +54,6 @@ export const dropSequence: EngineDialect['dropSequence'] = async (db, name) => {
   await sql`delete from sequences where name = ${name}`.execute(db);
 };
 
-export const nextSequenceValue: EngineDialect['nextSequenceValue'] = async (db, name) => {
-  const { rows } = await sql<{
-    value: number;
-  }>`update sequences set value = value + 1 where name = ${name} returning value`.execute(db);
-  const value = rows[0]?.value;
-  if (value === undefined) throw new Error(`no sequence ${name}`);
-  return Number(value);
-};
-
 export const nextSequenceValues: EngineDialect['nextSequenceValues'] = async (db, name, count) => {
   const { rows } = await sql<{
     value: number;

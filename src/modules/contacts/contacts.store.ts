@@ -80,7 +80,8 @@ export function listByEmailKeys(
 export async function saveContacts(db: Queryable, rows: ContactRow[]): Promise<void> {
   for (let first = 0; first < rows.length; first += SEQ_BLOCK) {
     const batch = rows.slice(first, first + SEQ_BLOCK);
-    const base = (await dialectOf(db).nextSequenceValue(db, CONTACT_SEQUENCE)) * SEQ_BLOCK;
+    const [value] = await dialectOf(db).nextSequenceValues(db, CONTACT_SEQUENCE, 1);
+    const base = (value as number) * SEQ_BLOCK;
     await insertMany(
       db,
       'contacts',
