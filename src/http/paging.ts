@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import type { Page } from '../db/page.js';
+import { originOf } from './origin.js';
 
 /**
  * The largest offset taken: the largest exact integer. Both engines take it (PostgreSQL's OFFSET is a
@@ -50,7 +51,7 @@ export function pagedResult<T>(
 
 export function nextPageUrl(request: FastifyRequest, nextOffset: number): string {
   // Concatenated, not resolved: a path that starts with a doubled slash must not read as a host.
-  const url = new URL(`${request.protocol}://${request.host}${request.url}`);
+  const url = new URL(`${originOf(request)}${request.url}`);
   url.searchParams.set('offset', String(nextOffset));
   return url.toString();
 }

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
 import { done, Envelope, IdResultSchema, MetaOnlySchema, ok } from '../../http/envelope.js';
+import { originOf } from '../../http/origin.js';
 import { PagedList, pagedResult, pageOf } from '../../http/paging.js';
 import {
   getDistribution,
@@ -41,7 +42,7 @@ export function registerDistributionRoutes(app: App, deps: Deps): void {
       },
     },
     async (request) => {
-      const base = `${request.protocol}://${request.host}`;
+      const base = originOf(request);
       return ok(request, {
         id: await service.createDistribution(deps, request.principal, request.body, base),
       });

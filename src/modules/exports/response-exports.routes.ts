@@ -6,6 +6,7 @@ import { BlobNotFoundError, InvalidBlobKeyError } from '../../files/blob-store.j
 import type { App } from '../../http/app-types.js';
 import { Envelope, IdResultSchema, ok, ProgressStartSchema, progressStarted } from '../../http/envelope.js';
 import { ApiError } from '../../http/errors.js';
+import { originOf } from '../../http/origin.js';
 import { limitClass } from '../../http/rate-limit.js';
 import { jobBlobs } from '../../jobs/job-files.js';
 import type { JobView } from '../../jobs/jobs.service.js';
@@ -98,7 +99,7 @@ async function sendFile(reply: FastifyReply, deps: Deps, file: service.ExportFil
 }
 
 const fileUrl = (request: FastifyRequest, id: string) =>
-  `${request.protocol}://${request.host}/API/v3/responseexports/${id}/file`;
+  `${originOf(request)}/API/v3/responseexports/${id}/file`;
 
 /** The legacy three-step spelling (spec 4.5) and today's `surveys/{id}/export-responses` (COMPAT.md). */
 export function registerResponseExportRoutes(app: App, deps: Deps): void {

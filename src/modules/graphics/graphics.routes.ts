@@ -4,6 +4,7 @@ import type { Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
 import { done, MetaOnlySchema, ok } from '../../http/envelope.js';
 import { ApiError } from '../../http/errors.js';
+import { originOf } from '../../http/origin.js';
 import { GRAPHIC_MAX_BYTES, graphicTooLarge } from './graphic-upload.js';
 import { GraphicCreatedSchema, GraphicIdParams, UploadBodySchema } from './graphics.schemas.js';
 import * as service from './graphics.service.js';
@@ -33,7 +34,7 @@ export function registerGraphicRoutes(app: App, deps: Deps): void {
       },
       async (request) => {
         const id = await service.uploadGraphic(deps, request.principal, await uploadedFile(request));
-        return ok(request, { id, url: service.graphicUrl(`${request.protocol}://${request.host}`, { id }) });
+        return ok(request, { id, url: service.graphicUrl(originOf(request), { id }) });
       },
     );
 

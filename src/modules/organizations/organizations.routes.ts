@@ -1,6 +1,7 @@
 import type { Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
 import { done, Envelope, MetaOnlySchema, ok } from '../../http/envelope.js';
+import { originOf } from '../../http/origin.js';
 import {
   OrganizationIdParams,
   OrganizationSchema,
@@ -28,7 +29,7 @@ export function registerOrganizationRoutes(app: App, deps: Deps): void {
         request.principal,
         request.params.organizationId,
       );
-      return ok(request, toOrganization(row, `${request.protocol}://${request.host}`, userCount));
+      return ok(request, toOrganization(row, originOf(request), userCount));
     },
   );
 

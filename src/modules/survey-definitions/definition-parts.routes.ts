@@ -5,7 +5,7 @@ import { Envelope, MetaOnlySchema, ok } from '../../http/envelope.js';
 import { blocksOf, questionsOf } from '../surveys/definition/qsf.js';
 import * as edits from './definition-edits.js';
 import { registerFlowRoutes } from './flow-parts.routes.js';
-import { base, changed, List, noticeOf, tags, working } from './route-parts.js';
+import { answerChange, base, List, noticeOf, tags, working } from './route-parts.js';
 import {
   AnyObject,
   BlockBodySchema,
@@ -91,14 +91,7 @@ function registerQuestionRoutes(app: App, deps: Deps): void {
     },
     async (request) => {
       const { body, params } = request;
-      const { notices } = await service.changeDefinition(
-        deps,
-        request.principal,
-        params.surveyId,
-        body,
-        (d) => edits.updateQuestion(d, params.questionId, body),
-      );
-      return changed(request, notices);
+      return answerChange(deps, request, body, (d) => edits.updateQuestion(d, params.questionId, body));
     },
   );
 
@@ -114,14 +107,7 @@ function registerQuestionRoutes(app: App, deps: Deps): void {
     },
     async (request) => {
       const { params } = request;
-      const { notices } = await service.changeDefinition(
-        deps,
-        request.principal,
-        params.surveyId,
-        null,
-        (d) => edits.deleteQuestion(d, params.questionId),
-      );
-      return changed(request, notices);
+      return answerChange(deps, request, null, (d) => edits.deleteQuestion(d, params.questionId));
     },
   );
 }
@@ -182,14 +168,7 @@ function registerBlockRoutes(app: App, deps: Deps): void {
     },
     async (request) => {
       const { body, params } = request;
-      const { notices } = await service.changeDefinition(
-        deps,
-        request.principal,
-        params.surveyId,
-        body,
-        (d) => edits.updateBlock(d, params.blockId, body),
-      );
-      return changed(request, notices);
+      return answerChange(deps, request, body, (d) => edits.updateBlock(d, params.blockId, body));
     },
   );
 
@@ -205,14 +184,7 @@ function registerBlockRoutes(app: App, deps: Deps): void {
     },
     async (request) => {
       const { params } = request;
-      const { notices } = await service.changeDefinition(
-        deps,
-        request.principal,
-        params.surveyId,
-        null,
-        (d) => edits.deleteBlock(d, params.blockId),
-      );
-      return changed(request, notices);
+      return answerChange(deps, request, null, (d) => edits.deleteBlock(d, params.blockId));
     },
   );
 }

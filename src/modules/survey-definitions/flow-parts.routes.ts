@@ -4,7 +4,7 @@ import type { App } from '../../http/app-types.js';
 import { Envelope, MetaOnlySchema, ok } from '../../http/envelope.js';
 import { presentQuotas } from './definition.presenter.js';
 import * as flows from './flow-edits.js';
-import { base, changed, List, noticeOf, tags, working } from './route-parts.js';
+import { answerChange, base, List, noticeOf, tags, working } from './route-parts.js';
 import {
   AnyObject,
   EmbeddedDataBodySchema,
@@ -47,14 +47,7 @@ export function registerFlowRoutes(app: App, deps: Deps): void {
     },
     async (request) => {
       const { body } = request;
-      const { notices } = await service.changeDefinition(
-        deps,
-        request.principal,
-        request.params.surveyId,
-        body,
-        (d) => flows.replaceFlow(d, body),
-      );
-      return changed(request, notices);
+      return answerChange(deps, request, body, (d) => flows.replaceFlow(d, body));
     },
   );
 
@@ -71,14 +64,7 @@ export function registerFlowRoutes(app: App, deps: Deps): void {
     },
     async (request) => {
       const { body, params } = request;
-      const { notices } = await service.changeDefinition(
-        deps,
-        request.principal,
-        params.surveyId,
-        body,
-        (d) => flows.replaceFlowElement(d, params.flowId, body),
-      );
-      return changed(request, notices);
+      return answerChange(deps, request, body, (d) => flows.replaceFlowElement(d, params.flowId, body));
     },
   );
 
@@ -95,14 +81,7 @@ export function registerFlowRoutes(app: App, deps: Deps): void {
     },
     async (request) => {
       const { body } = request;
-      const { notices } = await service.changeDefinition(
-        deps,
-        request.principal,
-        request.params.surveyId,
-        body,
-        (d) => flows.addEmbeddedDataFields(d, body),
-      );
-      return changed(request, notices);
+      return answerChange(deps, request, body, (d) => flows.addEmbeddedDataFields(d, body));
     },
   );
 

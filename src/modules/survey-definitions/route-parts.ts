@@ -4,8 +4,9 @@ import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { Envelope, meta } from '../../http/envelope.js';
 import type { Principal } from '../../http/principal.js';
+import type { QsfDocument } from '../surveys/definition/qsf.js';
 import { AnyObject } from './survey-definitions.schemas.js';
-import { readWorkingDefinition } from './survey-definitions.service.js';
+import { changeDefinition, readWorkingDefinition } from './survey-definitions.service.js';
 
 export const tags = ['Survey definitions'];
 export const base = '/survey-definitions/:surveyId';
@@ -18,11 +19,23 @@ export const changed = (request: FastifyRequest, notices: string[]) => ({
 /** The notices of a change that answers a result, for `ok`. */
 export const noticeOf = (notices: string[]) => notices.join(' ') || undefined;
 
-export const baseUrlOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
-
 /** A list of QSF parts, all on one page. */
 export const List = Envelope(Type.Object({ elements: Type.Array(AnyObject), nextPage: Type.Null() }));
 
 /** The working definition of the survey a request names. */
 export const working = (deps: Deps, request: { principal: Principal; params: { surveyId: string } }) =>
   readWorkingDefinition(deps.db, request.principal, request.params.surveyId);
+
+/**
+ * A change of the working definition of the survey the request names (the body checked as an import
+ * checks a file), answered with meta only and the change's notices.
+ */
+export async function answerChange(
+  deps: Deps,
+  request: FastifyRequest & { principal: Principal; params: { surveyId: string } },
+  body: unknown,
+  edit: (document: QsfDocument) => unknown,
+) {
+  const { notices } = await changeDefinition(deps, request.principal, request.params.surveyId, body, edit);
+  return changed(request, notices);
+}

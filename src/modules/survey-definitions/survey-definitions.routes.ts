@@ -7,11 +7,12 @@ import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
 import { Envelope, MetaOnlySchema, ok } from '../../http/envelope.js';
+import { originOf } from '../../http/origin.js';
 import { optionsOf } from '../surveys/definition/qsf.js';
 import { presentDefinition, presentMetadata, presentQsf } from './definition.presenter.js';
 import { registerDefinitionPartRoutes } from './definition-parts.routes.js';
 import { replaceOptions } from './flow-edits.js';
-import { base, baseUrlOf, changed, tags } from './route-parts.js';
+import { answerChange, base, changed, tags } from './route-parts.js';
 import {
   AnyObject,
   CreateDefinitionBodySchema,
@@ -60,7 +61,7 @@ export function registerSurveyDefinitionRoutes(app: App, deps: Deps): void {
         request.params.surveyId,
       );
       if (request.query.format === 'qsf') return ok(request, presentQsf(survey, document));
-      return ok(request, presentDefinition(survey, document, baseUrlOf(request)));
+      return ok(request, presentDefinition(survey, document, originOf(request)));
     },
   );
 
@@ -97,14 +98,7 @@ export function registerSurveyDefinitionRoutes(app: App, deps: Deps): void {
     },
     async (request) => {
       const { body } = request;
-      const { notices } = await service.changeDefinition(
-        deps,
-        request.principal,
-        request.params.surveyId,
-        body,
-        (d) => replaceOptions(d, body),
-      );
-      return changed(request, notices);
+      return answerChange(deps, request, body, (d) => replaceOptions(d, body));
     },
   );
 
@@ -210,7 +204,7 @@ function registerVersionRoutes(app: App, deps: Deps): void {
         versionId,
       );
       if (request.query.format === 'qsf') return ok(request, presentQsf(survey, document));
-      return ok(request, { ...presentDefinition(survey, document, baseUrlOf(request)), metadata });
+      return ok(request, { ...presentDefinition(survey, document, originOf(request)), metadata });
     },
   );
 }

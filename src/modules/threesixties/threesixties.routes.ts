@@ -1,6 +1,7 @@
 import type { Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
 import { done, Envelope, IdResultSchema, MetaOnlySchema, ok } from '../../http/envelope.js';
+import { originOf } from '../../http/origin.js';
 import { PagedList, PagingQuery, pagedResult, pageOf } from '../../http/paging.js';
 import { registerSubjectRoutes } from './subjects.routes.js';
 import {
@@ -29,7 +30,7 @@ export function registerThreeSixtyRoutes(app: App, deps: Deps): void {
       },
     },
     async (request) => {
-      const base = `${request.protocol}://${request.host}`;
+      const base = originOf(request);
       return ok(request, { id: await service.createThreeSixty(deps, request.principal, request.body, base) });
     },
   );
