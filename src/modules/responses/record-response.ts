@@ -17,7 +17,7 @@ import {
   withDerivedAnswers,
 } from '../surveys/definition/response-values.js';
 import {
-  countManyTowardsQuotas,
+  countTowardsQuotas,
   moveResponseCounts,
   type SurveyForResponses,
   surveyForResponses,
@@ -148,11 +148,12 @@ export async function recordManyForSurvey(
       throw ApiError.of('FW_RSP_2', `Session ${session} has already been recorded.`);
     throw error;
   });
-  const quotas = await countManyTowardsQuotas(
+  const quotas = await countTowardsQuotas(
     trx,
     scope,
     survey,
     prepared.map(({ values }) => values),
+    1,
   );
   for (const [i, input] of inputs.entries()) {
     if (input.emitEvent === false) continue;

@@ -181,8 +181,8 @@ export async function updateResponse(
     const values = withDerivedAnswers(survey, merged as Record<string, AnswerValue>);
     const embedded = { ...fromJson<Record<string, string>>(row.embedded_data), ...embeddedData };
     for (const name of removed) delete embedded[name];
-    await countTowardsQuotas(trx, principal, survey, before, -1);
-    await countTowardsQuotas(trx, principal, survey, values, 1);
+    await countTowardsQuotas(trx, principal, survey, [before], -1);
+    await countTowardsQuotas(trx, principal, survey, [values], 1);
     const now = isoSeconds(deps.clock.now());
     await store.updateResponse(trx, principal, responseId, {
       values: toJson(body.resetRecordedDate ? { ...values, recordedDate: now } : values),
@@ -210,7 +210,7 @@ export async function deleteResponse(
     const survey = await surveyOrThrow(trx, principal, surveyId);
     const bucket = row.status === 0 || row.status === 16 ? 'auditable' : 'generated';
     await moveResponseCounts(trx, principal, survey, { [bucket]: -1, deleted: 1 });
-    if (decrementQuotas) await countTowardsQuotas(trx, principal, survey, fromJson<Values>(row.values), -1);
+    if (decrementQuotas) await countTowardsQuotas(trx, principal, survey, [fromJson<Values>(row.values)], -1);
     await store.deleteResponse(trx, principal, responseId);
   });
 }

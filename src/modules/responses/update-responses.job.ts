@@ -142,6 +142,6 @@ async function moveQuotaCounts(
     return survey.quotas.map((q) => evaluateLogic(q.condition as Logic, facts)).join();
   };
   if (met(response.before) === met(response.values)) return;
-  await countTowardsQuotas(db, scope, survey, response.before, -1);
-  await countTowardsQuotas(db, scope, survey, response.values, 1);
+  await countTowardsQuotas(db, scope, survey, [response.before], -1);
+  await countTowardsQuotas(db, scope, survey, [response.values], 1);
 }

@@ -93,33 +93,21 @@ export async function responseCountsOf(
 }
 
 /**
- * Counts each of several new responses towards every quota whose condition its values meet, with one
- * update per quota matched; answers the quotas of each response, in order.
+ * Counts responses towards every quota whose condition their values meet (delta 1), or takes them back
+ * (delta -1), with one update per quota matched; answers the quotas of each response, in order.
  */
-export async function countManyTowardsQuotas(
+export async function countTowardsQuotas(
   db: Queryable,
   scope: Scope,
   survey: SurveyForResponses,
   valuesList: readonly Record<string, unknown>[],
+  delta: 1 | -1,
 ): Promise<string[][]> {
   if (survey.quotas.length === 0) return valuesList.map(() => []);
   const matched = valuesList.map((values) => quotasMatched(survey, values));
   const counts = new Map<string, number>();
   for (const id of matched.flat()) counts.set(id, (counts.get(id) ?? 0) + 1);
-  for (const [id, count] of counts) await store.addQuotaCounts(db, scope, survey.id, [id], count);
-  return matched;
-}
-
-/** Counts a response towards every quota whose condition its values meet (or takes it back: delta -1). */
-export async function countTowardsQuotas(
-  db: Queryable,
-  scope: Scope,
-  survey: SurveyForResponses,
-  values: Record<string, unknown>,
-  delta: 1 | -1,
-): Promise<string[]> {
-  const matched = quotasMatched(survey, values);
-  await store.addQuotaCounts(db, scope, survey.id, matched, delta);
+  for (const [id, count] of counts) await store.addQuotaCounts(db, scope, survey.id, [id], delta * count);
   return matched;
 }
 
