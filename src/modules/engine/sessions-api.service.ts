@@ -12,10 +12,10 @@ import { accessibleSurvey, surveyNotFound } from '../surveys/surveys.service.js'
 import { closeSession, currentScreen, type EngineDeps, type Screen, takePage } from './engine.service.js';
 import { loadRunnableSurvey, type RunnableSurvey } from './engine-survey.js';
 import { givenFromQuery, newSession, type SessionRow, type Visitor } from './sessions.service.js';
+import * as store from './sessions.store.js';
 import { formOfAnswers } from './sessions-api.answers.js';
 import { presentSession } from './sessions-api.presenter.js';
 import type { CreateSession, UpdateSession, WireSession } from './sessions-api.schemas.js';
-import * as store from './sessions-api.store.js';
 
 /** The survey, when the caller may manage it (404/403 as every survey route), ready to run. */
 async function surveyRun(deps: EngineDeps, principal: Principal, surveyId: string): Promise<RunnableSurvey> {
