@@ -3,10 +3,8 @@ import type { Deps } from '../deps.js';
 import { randomAlphanumeric } from '../http/ids.js';
 import { LoopFailureLog, Wakeup, type Worker } from '../workers.js';
 import { AttemptRecorder } from './attempt-recorder.js';
-import { type Outcome, ReceiverWindows, type Started } from './concurrency-limit.js';
-import { buildMessage } from './message.js';
+import { attemptDelivery } from './delivery-attempt.js';
 import {
-  abandon,
   type ClaimedDelivery,
   claimDeliveries,
   type DeliveryTarget,
@@ -15,10 +13,8 @@ import {
   type SubscriptionRef,
   targetKey,
 } from './outbox.store.js';
+import { type Outcome, ReceiverWindows, type Started } from './receiver-windows.js';
 import { onEventRecorded } from './record-event.js';
-import { type AttemptResult, type Decision, decide } from './retry.js';
-import { openSecret, UnreadableSecretError } from './sealed-secret.js';
-import { secretKeyOf } from './secret-key.js';
 import { createWebhookClient, DELIVERY_TIMEOUT_MS, type WebhookClient } from './webhook-client.js';
 
 export interface DeliveryLog {
@@ -298,7 +294,8 @@ export class DeliveryWorker implements Worker {
   /** One delivery in its slot; never rejects, so that one failure cannot stop the window. */
   private async attempt(claimed: Claimed): Promise<Outcome | undefined> {
     try {
-      return await this.deliver(claimed.row, claimed.target);
+      const { deps, owner, client, random, recorder } = this;
+      return await attemptDelivery({ deps, owner, client, random, recorder }, claimed.row, claimed.target);
     } catch (error) {
       this.log.error({ err: error, deliveryId: claimed.row.id }, 'delivering an event failed');
       return undefined;
@@ -321,86 +318,12 @@ export class DeliveryWorker implements Worker {
       await Promise.all(this.inFlight);
     }
   }
-
-  /** The sharedKey as stored is sealed (sealed-secret.ts); signing and encrypting need it in clear. */
-  private openSharedKey(stored: string): string {
-    try {
-      return openSecret(stored, secretKeyOf(this.deps.config));
-    } catch (error) {
-      if (error instanceof UnreadableSecretError)
-        throw new Error(`the subscription's sharedKey cannot be read: ${error.message}`);
-      throw error;
-    }
-  }
-
-  /** Attempts one delivery and records it; returns how the receiver answered, if a request was made. */
-  private async deliver(
-    row: ClaimedDelivery,
-    target: DeliveryTarget | undefined,
-  ): Promise<Outcome | undefined> {
-    if (!target) return undefined; // the subscription was deleted after the claim; its deliveries went with it
-    if (target.status !== 'active') {
-      await abandon(this.deps.db, row, this.owner, 'the subscription is disabled');
-      return undefined;
-    }
-    const attemptedAt = this.deps.clock.now();
-    const started = performance.now();
-    let result: AttemptResult = {};
-    let error: string | null = null;
-    /** Whether the receiver had a say: not when the key cannot be opened or the target is refused. */
-    let requested = false;
-    try {
-      // A key this node cannot open (another node's secret key) is a failed attempt the delivery log shows.
-      const message = buildMessage({
-        eventId: row.event_id,
-        brandId: row.organization_id,
-        topic: row.topic,
-        payload: row.payload,
-        sharedKey: target.shared_key === null ? null : this.openSharedKey(target.shared_key),
-        encrypt: target.encrypt === 1,
-        sentAt: attemptedAt,
-      });
-      requested = true;
-      result = await this.client.post(target.publication_url, message);
-      if (result.status !== undefined && (result.status < 200 || result.status >= 300))
-        error = `the receiver answered ${result.status}`;
-    } catch (thrown) {
-      error = describeFailure(thrown);
-      if (error.startsWith('refused:')) requested = false;
-    }
-    const elapsedMs = performance.now() - started;
-    const latencyMs = Math.round(elapsedMs);
-    const now = this.deps.clock.now();
-    const decision = decide(result, row.round_attempts + 1, now, this.random);
-    const next = nextState(decision, now);
-    this.recorder.add({
-      row,
-      attempt: {
-        attemptedAt: attemptedAt.toISOString(),
-        httpStatus: result.status ?? null,
-        latencyMs,
-        error,
-        status: next.status,
-        dueAt: next.dueAt,
-        disableSubscription: next.disableSubscription,
-      },
-    });
-    return requested ? { latencyMs: elapsedMs, failed: receiverFailed(result.status) } : undefined;
-  }
 }
 
 interface ClaimResult {
   /** Rows the claim asked for, and rows it got. */
   asked: number;
   got: number;
-}
-
-/**
- * What tells a receiver's limit to back off: no answer (timeout, connection refused or reset), 429 or a
- * 5xx. Other answers, 4xx and 3xx included, came from a receiver that kept up.
- */
-function receiverFailed(status: number | undefined): boolean {
-  return status === undefined || status === 429 || status >= 500;
 }
 
 /** The receiver a URL names: scheme, host and port. */
@@ -410,34 +333,4 @@ function originOf(url: string): string {
   } catch {
     return url;
   }
-}
-
-/** The row's next state after an attempt. */
-function nextState(decision: Decision, now: Date) {
-  switch (decision.kind) {
-    case 'delivered':
-      return { status: 'delivered' as const, dueAt: null, disableSubscription: false };
-    case 'gone':
-      return { status: 'failed' as const, dueAt: now.toISOString(), disableSubscription: true };
-    case 'give-up':
-      return { status: 'failed' as const, dueAt: now.toISOString(), disableSubscription: false };
-    case 'retry':
-      return {
-        status: 'pending' as const,
-        dueAt: new Date(now.getTime() + decision.delayMs).toISOString(),
-        disableSubscription: false,
-      };
-  }
-}
-
-/** One line for the delivery log: timeouts and refusals said plainly, network errors by their code. */
-function describeFailure(thrown: unknown): string {
-  const error = thrown as { name?: string; code?: string; message?: string; cause?: unknown };
-  if (error.name === 'TimeoutError' || error.code === 'UND_ERR_HEADERS_TIMEOUT')
-    return 'no answer in time (timed out)';
-  if (error.message?.startsWith('refused:')) return error.message;
-  const cause = error.cause as { code?: string; message?: string } | undefined;
-  const detail = cause?.message ?? error.message ?? String(thrown);
-  const code = cause?.code ?? error.code;
-  return (code && !detail.includes(code) ? `${code}: ${detail}` : detail).slice(0, 500);
 }

@@ -7,7 +7,7 @@
  * printed raw, and the import lists it (surveys/definition/pipes.ts).
  */
 import type { LogicFacts } from '../surveys/definition/logic.js';
-import { isKnownPipe, PIPE } from '../surveys/definition/pipes.js';
+import { isKnownPipe, replacePipes } from '../surveys/definition/pipes.js';
 import { randomFor } from './random.js';
 import type { Question } from './survey-model.js';
 
@@ -35,9 +35,8 @@ export interface PipeContext {
 
 /** Replaces every pipe of `text`; unknown ones become empty. */
 export function pipeText(text: string, context: PipeContext): string {
-  if (!text.includes('${')) return text;
   let count = 0;
-  return text.replace(new RegExp(PIPE), (_all, scheme: string, path: string) => {
+  return replacePipes(text, (scheme, path) => {
     const value = pipeValue(scheme, path, context, count++) ?? '';
     return context.encode ? context.encode(value) : value;
   });

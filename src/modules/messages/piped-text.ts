@@ -5,6 +5,7 @@
  */
 
 import { escapeHtml } from '../../escape-html.js';
+import { findPipes } from '../surveys/definition/pipes.js';
 
 export interface PipedRecipient {
   firstName: string | null;
@@ -25,20 +26,11 @@ const DEFAULT_OPT_OUT_LINK_TEXT = 'Click here to unsubscribe';
 
 const EMBEDDED_FIELD = 'e://Field/';
 
-interface PipedField {
-  /** Index of the `$`. */
-  start: number;
-  /** Index just past the closing `}`. */
-  end: number;
-  /** The text between `${` and its matching `}`. */
-  body: string;
-}
-
 /** Fills every ${…} of a message for one recipient. HTML-escapes values put into HTML. */
 export function renderPipedText(template: string, recipient: PipedRecipient, links: PipedLinks): string {
   let out = '';
   let last = 0;
-  for (const field of findPipedFields(template)) {
+  for (const field of findPipes(template)) {
     out += template.slice(last, field.start) + (resolveField(field.body, recipient, links) ?? '');
     last = field.end;
   }
@@ -55,38 +47,11 @@ export function unknownPipedFields(template: string): string[] {
     embeddedData: {},
   };
   const unknown = new Set<string>();
-  for (const field of findPipedFields(template)) {
+  for (const field of findPipes(template)) {
     if (resolveField(field.body, probe, {}) === undefined)
       unknown.add(template.slice(field.start, field.end));
   }
   return [...unknown];
-}
-
-/**
- * Every `${` whose `{` has a matching `}`, outermost first, in order. Braces are matched in one pass with a
- * stack, so a megabyte of `${${${` costs linear time. A `${` never closed is plain text; a field that contains
- * another (`${e://Field/${m://Email}}`) is one field, and an unknown one.
- */
-function findPipedFields(template: string): PipedField[] {
-  const closeOf = new Map<number, number>();
-  const open: number[] = [];
-  for (let i = 0; i < template.length; i++) {
-    const c = template.charCodeAt(i);
-    if (c === 0x7b /* { */) open.push(i);
-    else if (c === 0x7d /* } */ && open.length > 0) closeOf.set(open.pop() as number, i);
-  }
-  const fields: PipedField[] = [];
-  let i = template.indexOf('${');
-  while (i !== -1) {
-    const close = closeOf.get(i + 1);
-    if (close === undefined) {
-      i = template.indexOf('${', i + 2);
-      continue;
-    }
-    fields.push({ start: i, end: close + 1, body: template.slice(i + 2, close) });
-    i = template.indexOf('${', close + 1);
-  }
-  return fields;
 }
 
 /** The HTML for one field's body, or undefined when the field is not one we know. */
