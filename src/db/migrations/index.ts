@@ -17,6 +17,7 @@ import * as surveyTaking from './0015-survey-taking.js';
 import * as threesixties from './0016-threesixties.js';
 import * as contactOrder from './0017-contact-order.js';
 import * as surveyVersions from './0018-survey-versions.js';
+import * as responseVersion from './0019-response-version.js';
 
 /** Every migration, in order. Listed in code (not read from disk) so the built CLI carries them. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0016-threesixties': threesixties,
   '0017-contact-order': contactOrder,
   '0018-survey-versions': surveyVersions,
+  '0019-response-version': responseVersion,
 };

@@ -266,30 +266,36 @@ async function recordAndClose(
     const recipient = session.recipient_id
       ? await recipientFieldsOf(trx, scope, session.recipient_id)
       : undefined;
-    await recordCompletedResponse(trx, scope, {
-      responseId,
-      surveyId: run.taking.surveyId,
-      answers,
-      // Spec 6 and 8: ResponseEventContext is at most 50 characters; the engine cuts a longer value.
-      embeddedData: cutResponseEventContext(
-        screened ? { ...walked.embedded, [TERMINATE_FLAG]: 'Screened' } : walked.embedded,
-      ),
-      ...(screened ? { finished: false, emitEvent: false } : {}),
-      startDate: new Date(session.started_at),
-      endDate: now,
-      now,
-      // Anonymized responses keep no IP address (nor location) anywhere.
-      ipAddress: anonymized ? null : (session.ip_address ?? visitor?.ip ?? null),
-      userAgent: session.user_agent ?? visitor?.userAgent ?? null,
-      userLanguage: meta(run, session.id).language,
-      recipientId: session.recipient_id,
-      distributionId: session.distribution_id,
-      distributionChannel: session.link_token_hash ? 'email' : 'anonymous',
-      sessionId: session.id,
-      displayedFields,
-      // The presented orders (displayOrder data) beside the contact's fields of an individual link.
-      extraMetadata: { ...displayOrders(run.engine, walked, state.answers, state.seed), ...recipient },
-    });
+    // Taken on the publication the session ran (issue 15): its labels, and the version it names.
+    await recordCompletedResponse(
+      trx,
+      scope,
+      {
+        responseId,
+        surveyId: run.taking.surveyId,
+        answers,
+        // Spec 6 and 8: ResponseEventContext is at most 50 characters; the engine cuts a longer value.
+        embeddedData: cutResponseEventContext(
+          screened ? { ...walked.embedded, [TERMINATE_FLAG]: 'Screened' } : walked.embedded,
+        ),
+        ...(screened ? { finished: false, emitEvent: false } : {}),
+        startDate: new Date(session.started_at),
+        endDate: now,
+        now,
+        // Anonymized responses keep no IP address (nor location) anywhere.
+        ipAddress: anonymized ? null : (session.ip_address ?? visitor?.ip ?? null),
+        userAgent: session.user_agent ?? visitor?.userAgent ?? null,
+        userLanguage: meta(run, session.id).language,
+        recipientId: session.recipient_id,
+        distributionId: session.distribution_id,
+        distributionChannel: session.link_token_hash ? 'email' : 'anonymous',
+        sessionId: session.id,
+        displayedFields,
+        // The presented orders (displayOrder data) beside the contact's fields of an individual link.
+        extraMetadata: { ...displayOrders(run.engine, walked, state.answers, state.seed), ...recipient },
+      },
+      run.taking.definitionVersion,
+    );
     const completion = {
       organizationId: scope.organizationId,
       surveyId: run.taking.surveyId,

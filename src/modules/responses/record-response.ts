@@ -97,6 +97,10 @@ const isAuditable = (status: number) => status === 0 || status === 16;
  * CompletedDate, RecipientID and DistributionID only when present, and ResponseEventContext when the
  * embedded field of that name is set.
  *
+ * The response is taken on the survey's live definition, or with `definitionVersion` (an engine
+ * session's, issue 15) on the publication the session ran: its labels, derived answers, displayed values
+ * and quotas are that definition's, and the response keeps which one it was (`survey_version`).
+ *
  * ResponseEventContext is at most 50 characters (spec 6, 8): a longer one is refused here with a 400
  * (the API's rule); the engine cuts the value at 50 before calling (cutResponseEventContext).
  * Throws GSI_2 when the scope has no such survey, FW_RSP_2 when the session was already recorded.
@@ -105,13 +109,17 @@ export async function recordCompletedResponse(
   trx: Queryable,
   scope: Scope,
   input: CompletedResponseInput,
+  definitionVersion?: number | null,
 ): Promise<RecordedResponse> {
-  const survey = await surveyForResponses(trx, scope, input.surveyId);
+  const survey = await surveyForResponses(trx, scope, input.surveyId, definitionVersion);
   if (!survey) throw ApiError.of('GSI_2', `Survey ${input.surveyId} not found.`);
   return recordForSurvey(trx, scope, survey, input);
 }
 
-/** recordCompletedResponse for a caller that has loaded the survey in the same transaction already. */
+/**
+ * recordCompletedResponse for a caller that has loaded the survey in the same transaction already: the
+ * response is taken on the definition `survey` is (its `definitionVersion`).
+ */
 export async function recordForSurvey(
   trx: Queryable,
   scope: Scope,
@@ -231,6 +239,7 @@ function prepareResponse(
     distribution_id: input.distributionId ?? null,
     distribution_channel: metadata.distributionChannel,
     session_id: input.sessionId ?? null,
+    survey_version: survey.definitionVersion,
     values: toJson(values),
     labels: toJson(labelsOf(survey, values)),
     displayed_fields: toJson(input.displayedFields ?? Object.keys(answers)),

@@ -13,13 +13,20 @@ const AnyObject = Type.Record(Type.String(), Type.Unknown());
 
 const SurveyResponseParams = Type.Object({ surveyId: Id, responseId: Id });
 
-/** COMPAT.md "Responses": `{responseId, values, labels, displayedFields, displayedValues}`. */
+/**
+ * COMPAT.md "Responses": `{responseId, values, labels, displayedFields, displayedValues}`, and beside them
+ * the published version the response was taken on (issue 15; not a value: exports keep the real columns).
+ */
 export const ResponseSchema = Type.Object({
   responseId: Type.String(),
   values: AnyObject,
   labels: AnyObject,
   displayedFields: Type.Array(Type.String()),
   displayedValues: AnyObject,
+  surveyVersionId: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'The published survey version (versionID) the response was taken on; null before the first version.',
+  }),
 });
 
 const CreateResponseBodySchema = Type.Object({
@@ -45,13 +52,17 @@ const LegacyDeleteResponseQuery = Type.Object({
   decrementQuotas: Type.Optional(Type.Boolean({ default: false })),
 });
 
-export function presentResponse(row: ResponseRow): Static<typeof ResponseSchema> {
+export function presentResponse(
+  row: ResponseRow,
+  surveyVersionId: string | null,
+): Static<typeof ResponseSchema> {
   return {
     responseId: row.id,
     values: fromJson(row.values),
     labels: fromJson(row.labels),
     displayedFields: fromJson(row.displayed_fields),
     displayedValues: fromJson(row.displayed_values),
+    surveyVersionId,
   };
 }
 
@@ -69,10 +80,13 @@ export function registerGetResponseRoute(app: App, deps: Deps): void {
     },
     async (request) => {
       const { surveyId, responseId } = request.params;
-      return ok(
-        request,
-        presentResponse(await service.getResponse(deps, request.principal, surveyId, responseId)),
+      const { row, surveyVersionId } = await service.getResponse(
+        deps,
+        request.principal,
+        surveyId,
+        responseId,
       );
+      return ok(request, presentResponse(row, surveyVersionId));
     },
   );
 }

@@ -87,9 +87,17 @@ function stringAt(metadata: Values, name: string): string | undefined {
   return value;
 }
 
-/** The survey of the caller's organisation with its value keys, if the caller may manage it; else 404/403. */
-async function surveyOrThrow(db: Queryable, principal: Principal, surveyId: string) {
-  const survey = await surveyForResponses(db, principal, surveyId);
+/**
+ * The survey of the caller's organisation with its value keys, if the caller may manage it; else 404/403.
+ * With a response's `survey_version`, the definition the response was taken on (issue 15).
+ */
+async function surveyOrThrow(
+  db: Queryable,
+  principal: Principal,
+  surveyId: string,
+  definitionVersion?: number | null,
+) {
+  const survey = await surveyForResponses(db, principal, surveyId, definitionVersion);
   if (!survey) throw ApiError.of('GSI_2', `Survey ${surveyId} not found.`);
   requireSurveyAccess(principal, { owner_id: survey.ownerId });
   return survey;
@@ -124,15 +132,24 @@ export async function createResponse(deps: Deps, principal: Principal, surveyId:
   });
 }
 
+/** A response of the survey, with the survey as the response was taken on (its version's definition). */
 async function responseInSurvey(db: Queryable, principal: Principal, surveyId: string, responseId: string) {
-  await surveyOrThrow(db, principal, surveyId);
-  const row = await store.findResponse(db, principal, responseId);
-  if (!row || row.survey_id !== surveyId) throw responseNotFound(responseId);
-  return row;
+  const found = await store.findResponse(db, principal, responseId);
+  const row = found?.survey_id === surveyId ? found : undefined;
+  // The survey first: no such survey (or no access to it) answers so, whether the response exists or not.
+  const survey = await surveyOrThrow(db, principal, surveyId, row?.survey_version);
+  if (!row) throw responseNotFound(responseId);
+  return { row, survey };
 }
 
+/**
+ * `GET /v3/surveys/{surveyId}/responses/{responseId}`: the response, and the published version it was
+ * taken on (`survey_versions.id`; null before the survey's first publication and for responses recorded
+ * before migration 0019).
+ */
 export async function getResponse(deps: Deps, principal: Principal, surveyId: string, responseId: string) {
-  return responseInSurvey(deps.db, principal, surveyId, responseId);
+  const { row, survey } = await responseInSurvey(deps.db, principal, surveyId, responseId);
+  return { row, surveyVersionId: row.survey_version === null ? null : survey.publishedVersionId };
 }
 
 export interface ResponseUpdate {
@@ -144,8 +161,8 @@ export interface ResponseUpdate {
 
 /**
  * `PUT /v3/responses/{responseId}`: sets embedded data fields and answer values (a null value removes
- * one), recomputes labels, and moves quota counts when the answers now meet other quotas. No event: the
- * response was completed before.
+ * one), recomputes labels, and moves quota counts when the answers now meet other quotas, all by the
+ * definition the response was taken on (issue 15). No event: the response was completed before.
  */
 export async function updateResponse(
   deps: Deps,
@@ -157,7 +174,7 @@ export async function updateResponse(
     const row = await store.findResponse(trx, principal, responseId);
     if (!row || (body.surveyId !== undefined && body.surveyId !== row.survey_id))
       throw responseNotFound(responseId);
-    const survey = await surveyOrThrow(trx, principal, row.survey_id);
+    const survey = await surveyOrThrow(trx, principal, row.survey_id, row.survey_version);
     const changes = { ...(body.values ?? {}) };
     for (const [name, value] of Object.entries(body.embeddedData ?? {})) {
       if (isQuestionKey(name) || isMetadataKey(name))
@@ -196,7 +213,8 @@ export async function updateResponse(
 
 /**
  * Deletes a response: it leaves the auditable or generated count and joins the deleted count, on the
- * survey and on its owner. Quota counts drop only with `decrementQuotas` (as the real service's option).
+ * survey and on its owner. Quota counts drop only with `decrementQuotas` (as the real service's option),
+ * by the quotas of the definition the response was taken on, as it was counted.
  */
 export async function deleteResponse(
   deps: Deps,
@@ -206,8 +224,7 @@ export async function deleteResponse(
   decrementQuotas: boolean,
 ) {
   await deps.db.transaction().execute(async (trx) => {
-    const row = await responseInSurvey(trx, principal, surveyId, responseId);
-    const survey = await surveyOrThrow(trx, principal, surveyId);
+    const { row, survey } = await responseInSurvey(trx, principal, surveyId, responseId);
     const bucket = row.status === 0 || row.status === 16 ? 'auditable' : 'generated';
     await moveResponseCounts(trx, principal, survey, { [bucket]: -1, deleted: 1 });
     if (decrementQuotas) await countTowardsQuotas(trx, principal, survey, [fromJson<Values>(row.values)], -1);

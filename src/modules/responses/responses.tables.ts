@@ -24,6 +24,11 @@ export interface ResponsesTable {
   distribution_id: string | null;
   distribution_channel: string;
   session_id: string | null;
+  /**
+   * The publication the response was taken on (issue 15, migration 0019): the `surveys.version` it moved
+   * to, 0 before the first, as `engine_sessions.survey_version`; null for responses recorded before.
+   */
+  survey_version: number | null;
   /** JSON objects: the response as `GET .../responses/{id}` answers it. */
   values: string;
   labels: string;

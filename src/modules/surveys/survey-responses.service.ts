@@ -19,6 +19,13 @@ export interface SurveyForResponses {
   questions: ReadonlyMap<string, QsfQuestion>;
   /** The quotas' conditions (from the definition, so as unchanging as it); their counts live in the table. */
   quotas: readonly { id: string; condition: unknown }[];
+  /**
+   * Which publication the definition is (issue 15): the `surveys.version` it moved to, 0 before the
+   * first. A response recorded with this survey keeps it (`responses.survey_version`).
+   */
+  definitionVersion: number;
+  /** The published version (`survey_versions.id`, the real service's `versionID`); null before the first. */
+  publishedVersionId: string | null;
 }
 
 /**
@@ -34,8 +41,8 @@ const RECORDING_LOCK = 4_242_020;
  * The survey of the scope's organisation, with its value keys; undefined when there is none. In a
  * transaction, it first takes the survey's recording lock shared: a response recorded in that transaction
  * goes to the owner read here and draws its sequence number under the lock. With a session's
- * `definitionVersion` (survey-taking.service.ts), the keys and questions are those of the definition the
- * session ran (issue 15); without, the survey's current one.
+ * `definitionVersion` (survey-taking.service.ts) or a response's `survey_version`, the keys, questions
+ * and quotas are those of the definition the session ran (issue 15); without, the survey's current one.
  */
 export async function surveyForResponses(
   db: Queryable,
@@ -49,8 +56,15 @@ export async function surveyForResponses(
   const at = definitionVersion ?? undefined;
   const compiled = await compiledSurvey(db, at === undefined ? header : { id: header.id, version: at });
   if (!compiled) return undefined;
-  const { keys, questions, quotas } = compiled;
-  return { id: header.id, ownerId: header.owner_id, keys, questions, quotas };
+  return {
+    id: header.id,
+    ownerId: header.owner_id,
+    keys: compiled.keys,
+    questions: compiled.questions,
+    quotas: compiled.quotas,
+    definitionVersion: compiled.definitionVersion,
+    publishedVersionId: compiled.publishedVersionId,
+  };
 }
 
 /**
