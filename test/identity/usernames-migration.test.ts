@@ -1,10 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { type Kysely, Migrator } from 'kysely';
+import type { Kysely } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
-import { createDatabase, type Db, isUniqueViolation, migrateToLatest } from '../../src/db/database.js';
+import { type Db, isUniqueViolation, migrateToLatest } from '../../src/db/database.js';
 import { migrations } from '../../src/db/migrations/index.js';
-import { dropSchema, TEST_DATABASE_URL, withPgClient } from '../helpers/postgres.js';
-import { TEST_ENGINE } from '../helpers/test-app.js';
+import { databaseAtMigration } from '../helpers/database-at-migration.js';
 
 // Migration 0008 swaps the global unique username for one per organisation. On SQLite that rebuilds the
 // users table: a store made before it must keep every user, token and membership (dropping `users` with
@@ -18,27 +16,11 @@ afterEach(async () => {
 });
 
 /** A fresh database on the engine under test, migrated only up to the migration before 0008. */
-async function storeBefore0008(): Promise<{ database: Db; drop(): Promise<void> }> {
-  let schema: string | undefined;
-  if (TEST_ENGINE === 'postgres') {
-    schema = `m_${randomBytes(6).toString('hex')}`;
-    await withPgClient((client) => client.query(`create schema ${schema}`));
-  }
-  const database = createDatabase({
-    dataDir: ':memory:',
-    ...(schema ? { databaseUrl: TEST_DATABASE_URL, pgSchema: schema } : {}),
-  });
+function storeBefore0008(): Promise<{ database: Db; drop(): Promise<void> }> {
   const before = Object.keys(migrations)
     .filter((name) => name < '0008')
     .sort();
-  const migrator = new Migrator({
-    db: database.db,
-    provider: { getMigrations: async () => migrations },
-    ...(schema ? { migrationTableSchema: schema } : {}),
-  });
-  const { error } = await migrator.migrateTo(before[before.length - 1] as string);
-  if (error) throw error;
-  return { database, drop: async () => (schema ? dropSchema(schema) : undefined) };
+  return databaseAtMigration(before[before.length - 1] as string);
 }
 
 const at = '2024-01-01T00:00:00Z';

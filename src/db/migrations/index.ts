@@ -18,6 +18,7 @@ import * as threesixties from './0016-threesixties.js';
 import * as contactOrder from './0017-contact-order.js';
 import * as surveyVersions from './0018-survey-versions.js';
 import * as responseVersion from './0019-response-version.js';
+import * as sessionStartedFor from './0020-session-started-for.js';
 
 /** Every migration, in order. Listed in code (not read from disk) so the built CLI carries them. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '0017-contact-order': contactOrder,
   '0018-survey-versions': surveyVersions,
   '0019-response-version': responseVersion,
+  '0020-session-started-for': sessionStartedFor,
 };

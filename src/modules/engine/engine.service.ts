@@ -34,14 +34,16 @@ export interface SessionCompletion {
   organizationId: string;
   surveyId: string;
   sessionId: string;
+  /** What the session was started for (`engine_sessions.started_for`): a 360 evaluator's id. */
+  startedFor: string;
   responseId: string;
   now: Date;
 }
 
 /**
  * Runs in the transaction that records a session's response (so what it writes commits with the response,
- * or not at all). app.ts hands one in: the 360 module's, which finishes evaluations; the engine imports no
- * module of that kind.
+ * or not at all), for a session started for something (`started_for`) only. app.ts hands one in: the 360
+ * module's, which finishes evaluations; the engine imports no module of that kind.
  */
 export type CompletionHook = (trx: Transaction<Database>, completion: SessionCompletion) => Promise<void>;
 
@@ -301,7 +303,9 @@ async function recordAndClose(
       surveyId: run.taking.surveyId,
       sessionId: session.id,
     };
-    if (!screened) await deps.onSessionCompleted?.(trx, { ...completion, responseId, now });
+    const startedFor = session.started_for;
+    if (!screened && startedFor !== null)
+      await deps.onSessionCompleted?.(trx, { ...completion, startedFor, responseId, now });
   });
   return responseId;
 }

@@ -22,6 +22,11 @@ export interface EngineSessionsTable {
    * is published meanwhile (issue 15). Null for sessions older than migration 0016: the current version.
    */
   survey_version: number | null;
+  /**
+   * What the session was started for, which its completion finishes: a 360 evaluator's id (migration
+   * 0020). Null for an ordinary session: its completion calls no completion hook.
+   */
+  started_for: string | null;
   ip_address: string | null;
   user_agent: string | null;
   started_at: string;

@@ -62,7 +62,14 @@ export function givenFromQuery(run: RunnableSurvey, query: Record<string, string
 export async function newSession(
   deps: Deps,
   run: RunnableSurvey,
-  options: { given: Record<string, string>; visitor: Visitor; link?: LinkTokenRow; recipientId?: string },
+  options: {
+    given: Record<string, string>;
+    visitor: Visitor;
+    link?: LinkTokenRow;
+    recipientId?: string;
+    /** What the session is started for, told to the completion hook when it completes (a 360 evaluator). */
+    startedFor?: string;
+  },
 ): Promise<{ row: SessionRow; key: SessionKey }> {
   const now = deps.clock.now();
   const key = { sessionId: newId('FS'), secret: randomAlphanumeric(32) };
@@ -78,6 +85,7 @@ export async function newSession(
     distribution_id: options.link?.distribution_id ?? null,
     response_id: null,
     survey_version: run.taking.definitionVersion,
+    started_for: options.startedFor ?? null,
     ip_address: run.engine.anonymized ? null : options.visitor.ip,
     user_agent: options.visitor.userAgent?.slice(0, 500) ?? null,
     started_at: now.toISOString(),

@@ -14,12 +14,7 @@ import type { Database } from '../../tables.js';
 import type { SessionCompletion } from '../engine/engine.service.js';
 import type { RunnableSurvey } from '../engine/engine-survey.js';
 import { newSession, type SessionKey, type Visitor } from '../engine/sessions.service.js';
-import {
-  type EvaluatorRow,
-  findEvaluatorBySession,
-  listEvaluators,
-  updateEvaluator,
-} from './evaluators.store.js';
+import { type EvaluatorRow, findEvaluatorById, listEvaluators, updateEvaluator } from './evaluators.store.js';
 import { linkUrl, newLinkToken } from './links.js';
 import {
   findSubject,
@@ -94,13 +89,14 @@ export async function recountSubjects(trx: Trx, scope: Scope, program: ThreeSixt
 }
 
 /**
- * The engine's completion hook (handed in by app.ts): a session that is an evaluation becomes Finished,
- * with its response, and its subject is counted again. Anything else is not ours: nothing happens.
+ * The engine's completion hook (handed in by app.ts), called only for a session started for something
+ * (`startSession` names the evaluator): the evaluation becomes Finished, with its response, and its
+ * subject is counted again. An evaluator removed meanwhile, or another session's: nothing happens.
  */
 export async function evaluationFinished(trx: Trx, completion: SessionCompletion): Promise<void> {
   const scope = { organizationId: completion.organizationId };
-  const evaluator = await findEvaluatorBySession(trx, scope, completion.sessionId);
-  if (!evaluator) return;
+  const evaluator = await findEvaluatorById(trx, scope, completion.startedFor);
+  if (evaluator?.session_id !== completion.sessionId) return;
   await lockSubject(trx, evaluator.subject_id);
   const { now } = completion;
   const changed = await updateEvaluator(
@@ -147,6 +143,8 @@ export async function startSession(
   const { key } = await newSession({ ...deps, db: trx }, run, {
     given: embeddedDataFor(subject, evaluator),
     visitor,
+    // Its completion finishes this evaluation (evaluationFinished).
+    startedFor: evaluator.id,
   });
   const scope = { organizationId: evaluator.organization_id };
   const changed = await updateEvaluator(

@@ -30,17 +30,17 @@ export function findEvaluatorByToken(db: Queryable, tokenHash: string): Promise<
     .executeTakeFirst();
 }
 
-/** The evaluation an engine session belongs to, if any (the engine tells every completion). */
-export function findEvaluatorBySession(
+/** By its id alone (within the organisation): the evaluator an engine session was started for. */
+export function findEvaluatorById(
   db: Queryable,
   scope: Scope,
-  sessionId: string,
+  evaluatorId: string,
 ): Promise<EvaluatorRow | undefined> {
   return db
     .selectFrom('threesixty_evaluators')
     .selectAll()
     .where('organization_id', '=', scope.organizationId)
-    .where('session_id', '=', sessionId)
+    .where('id', '=', evaluatorId)
     .executeTakeFirst();
 }
 
