@@ -53,6 +53,7 @@ import { registerGetResponseRoute, registerResponseRoutes } from './modules/resp
 import { responseUpdateJob } from './modules/responses/update-responses.job.js';
 import { RESPONSE_UPDATE_JOB } from './modules/responses/update-responses.service.js';
 import { registerSurveyDefinitionRoutes } from './modules/survey-definitions/survey-definitions.routes.js';
+import { registerSurveySharingRoutes } from './modules/surveys/survey-sharing.routes.js';
 import { registerSurveyRoutes } from './modules/surveys/surveys.routes.js';
 import { evaluationFinished } from './modules/threesixties/evaluations.service.js';
 import { threeSixtyMailJob } from './modules/threesixties/mail.job.js';
@@ -198,6 +199,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       registerDirectoryListRoutes(api, deps);
       registerLegacyListRoutes(api, deps);
       await registerSurveyRoutes(api, deps);
+      registerSurveySharingRoutes(api, deps);
       registerSurveyDefinitionRoutes(api, deps);
       registerResponseRoutes(api, deps);
       // Sessions through the API run the browser's engine, with its completion hook (issue 15).

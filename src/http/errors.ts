@@ -64,6 +64,7 @@ export const ERROR_CODES = {
     meaning:
       'The survey is past a limit no real survey reaches (questions, choices, blocks, flow, nesting); nothing was stored.',
   },
+  FW_SHR_1: { status: 404, meaning: 'The survey is not shared with that user or group.' },
   FW_RSP_1: { status: 404, meaning: 'Response not found (in that survey).' },
   FW_RSP_2: { status: 409, meaning: 'The survey session has already been recorded as a response.' },
   FW_RSP_3: { status: 404, meaning: 'Response update job not found (in that survey).' },

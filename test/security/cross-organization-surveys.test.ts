@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.service.js';
 import { recordCompletedResponse } from '../../src/modules/responses/record-response.js';
+import { createUserWithToken } from '../helpers/factories.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import { importSmallSurvey } from '../surveys/survey-helpers.js';
 
@@ -17,6 +18,8 @@ let aResponse: string;
 let bSurvey: string;
 let aProgress: string;
 let aSession: string;
+/** A participant of organisation A with whom A's survey is not shared (issue 15 part 5). */
+let aStranger: { userId: string; token: string };
 
 beforeAll(async () => {
   t = await buildTestApp();
@@ -37,6 +40,7 @@ beforeAll(async () => {
   aSession = (await t.call(a.apiToken, 'POST', `/API/v3/surveys/${aSurvey}/sessions`, { language: 'EN' }))
     .body.result.sessionId;
   expect(aSession).toMatch(/^FS_/);
+  aStranger = await createUserWithToken(t, a.apiToken);
 });
 afterAll(() => t.close());
 
@@ -131,6 +135,17 @@ describe("a token of organisation B against organisation A's surveys and respons
     expect(['GSI_2', 'FW_RSP_1', 'FW_RSP_3', 'FW_SES_1']).toContain(res.body.meta.error.errorCode);
     expect(await snapshot()).toEqual(before);
   });
+
+  it.each(attempts)(
+    '%s %s answers 404 to a participant of A the survey is not shared with',
+    async (method, _what, url, body) => {
+      const before = await snapshot();
+      const res = await t.call(aStranger.token, method, url(), body?.());
+      expect(res.status).toBe(404);
+      expect(['GSI_2', 'FW_RSP_1', 'FW_RSP_3', 'FW_SES_1']).toContain(res.body.meta.error.errorCode);
+      expect(await snapshot()).toEqual(before);
+    },
+  );
 
   it("never lists A's surveys to B", async () => {
     const list = await t.call(b.apiToken, 'GET', '/API/v3/surveys');

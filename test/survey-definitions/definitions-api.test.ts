@@ -231,7 +231,7 @@ describe('options and metadata', () => {
 });
 
 describe('who may use the definitions calls', () => {
-  it('another organisation gets 404 and a user who does not own the survey 403, on reads and changes', async () => {
+  it('another organisation and a user the survey is not shared with get 404; a share without the flag 403', async () => {
     const { SurveyID: id } = await newSurvey('Private');
     const other = await t.newOrganization();
     for (const [method, path, body] of [
@@ -255,7 +255,17 @@ describe('who may use the definitions calls', () => {
     });
     const token = (await call('POST', `/API/v3/users/${user.result.id}/apitoken`)).result.apiToken;
     const res = await t.call(token, 'PUT', defs(id, '/options'), {});
-    expect(res.status).toBe(403);
+    expect(res.status).toBe(404);
+    expect(res.body.meta.error.errorCode).toBe('GSI_2');
+    // Shared to read only: it reads, and a change is 403 naming the permission it needs (issue 15 part 5).
+    await call('POST', `/API/v3/surveys/${id}/permissions/collaborations`, {
+      recipientId: user.result.id,
+      permissions: { surveyDefinitionManipulation: { editQuestions: true } },
+    });
+    expect((await t.call(token, 'GET', defs(id, '/options'))).status).toBe(200);
+    const refused = await t.call(token, 'PUT', defs(id, '/options'), {});
+    expect(refused.status).toBe(403);
+    expect(refused.body.meta.error.errorMessage).toContain('surveyDefinitionManipulation.setSurveyOptions');
     expect((await call('GET', defs(id, '/options'))).result.BackButton).toBe('false');
   });
 });

@@ -189,7 +189,7 @@ describe('GET /v3/surveys', () => {
     ).toEqual(ids.sort());
   });
 
-  it('shows a participant only the surveys they own', async () => {
+  it('shows a participant only the surveys they own (others are not found)', async () => {
     const own = await t.newOrganization();
     await importSmallSurvey(t, own.apiToken);
     const participant = await createUserWithToken(t, own.apiToken);
@@ -199,7 +199,8 @@ describe('GET /v3/surveys', () => {
     const adminSurvey = (await t.call(own.apiToken, 'GET', '/API/v3/surveys')).body.result.elements.find(
       (s: { id: string }) => s.id !== mine,
     );
-    expect((await t.call(participant.token, 'GET', `/API/v3/surveys/${adminSurvey.id}`)).status).toBe(403);
+    // Not shared with the participant: not found, as a survey of another organisation (issue 15 part 5).
+    expect((await t.call(participant.token, 'GET', `/API/v3/surveys/${adminSurvey.id}`)).status).toBe(404);
   });
 });
 

@@ -50,7 +50,7 @@ export async function createDistribution(
   const linkExpiresAt = expiration === undefined ? null : checkDate('surveyLink.expirationDate', expiration);
   checkHeader(body.header);
   const { recipients } = body;
-  await accessibleSurvey(deps.db, principal, body.surveyLink.surveyId);
+  await accessibleSurvey(deps.db, principal, body.surveyLink.surveyId, 'surveyManagement.distributeSurveys');
   await requireList(deps.db, principal, { listId: recipients.mailingListId });
   if (recipients.contactId !== undefined)
     await getListContact(deps, principal, { listId: recipients.mailingListId }, recipients.contactId);
@@ -168,7 +168,7 @@ export interface ListFilter {
 }
 
 export async function listDistributions(deps: Deps, principal: Principal, filter: ListFilter, page: Page) {
-  await accessibleSurvey(deps.db, principal, filter.surveyId);
+  await accessibleSurvey(deps.db, principal, filter.surveyId, 'surveyManagement.distributeSurveys');
   return store.listDistributions(
     deps.db,
     principal,

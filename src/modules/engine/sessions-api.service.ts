@@ -19,7 +19,7 @@ import type { CreateSession, UpdateSession, WireSession } from './sessions-api.s
 
 /** The survey, when the caller may manage it (404/403 as every survey route), ready to run. */
 async function surveyRun(deps: EngineDeps, principal: Principal, surveyId: string): Promise<RunnableSurvey> {
-  await accessibleSurvey(deps.db, principal, surveyId);
+  await accessibleSurvey(deps.db, principal, surveyId, 'see');
   const run = await loadRunnableSurvey(deps.db, surveyId, deps.clock.now());
   if (!run) throw surveyNotFound(surveyId);
   return run;

@@ -34,7 +34,7 @@ export async function startExport(
   request: ExportRequest,
 ): Promise<string> {
   const { format, from, to, options } = checkExportRequest(request);
-  const survey = await accessibleSurvey(deps.db, principal, surveyId);
+  const survey = await accessibleSurvey(deps.db, principal, surveyId, 'result.downloadSurveyResults');
   const selection = checkColumnSelection(fromJson<QsfDocument>(survey.definition), request);
   const token = request.continuationToken;
   const afterSeq = token === undefined ? undefined : await resumePoint(deps, principal, surveyId, token);
@@ -77,7 +77,8 @@ export async function getExport(
   exportId: string,
   surveyId?: string,
 ): Promise<JobView<ExportProgress>> {
-  if (surveyId !== undefined) await accessibleSurvey(deps.db, principal, surveyId);
+  if (surveyId !== undefined)
+    await accessibleSurvey(deps.db, principal, surveyId, 'result.downloadSurveyResults');
   const job = await getJob<ExportProgress>(deps.db, principal, RESPONSE_EXPORT_JOB, exportId);
   if (!job || (surveyId !== undefined && (job.payload as ExportPayload).surveyId !== surveyId))
     throw ApiError.of('FW_EXP_1', `Response export ${exportId} not found.`);
@@ -85,7 +86,7 @@ export async function getExport(
     // The legacy spelling names no survey: the caller must be allowed its survey, if it still exists
     // (an export of a since-deleted survey still reports how it ended).
     const survey = await findSurveyHeaderInScope(deps.db, principal, (job.payload as ExportPayload).surveyId);
-    if (survey) requireSurveyAccess(principal, survey);
+    if (survey) await requireSurveyAccess(deps.db, principal, survey, 'result.downloadSurveyResults');
   }
   return job;
 }

@@ -99,3 +99,13 @@ export async function groupMembership(
 function groupNotFound(groupId: string): ApiError {
   return ApiError.of('FW_GRP_1', `Group ${groupId} not found.`);
 }
+
+/** For survey sharing (the surveys module): the ids of the groups the user is a member of. */
+export async function groupIdsOfUser(db: Queryable, scope: Scope, userId: string): Promise<string[]> {
+  return (await store.listGroupIdsOfUser(db, scope, userId)).map((row) => row.group_id);
+}
+
+/** For survey sharing: does the organisation have this group? */
+export async function groupExists(db: Queryable, scope: Scope, groupId: string): Promise<boolean> {
+  return (await store.findGroup(db, scope, groupId)) !== undefined;
+}

@@ -54,6 +54,20 @@ export function listMemberIds(db: Queryable, scope: Scope, groupId: string): Pro
     .execute();
 }
 
+/** The groups a user is a member of (index `group_members_user`, migration 0021). */
+export function listGroupIdsOfUser(
+  db: Queryable,
+  scope: Scope,
+  userId: string,
+): Promise<{ group_id: string }[]> {
+  return db
+    .selectFrom('group_members')
+    .select('group_id')
+    .where('organization_id', '=', scope.organizationId)
+    .where('user_id', '=', userId)
+    .execute();
+}
+
 /** Adding a member twice is not an error: the second add changes nothing. */
 export async function insertMember(
   db: Queryable,

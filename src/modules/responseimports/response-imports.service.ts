@@ -89,7 +89,12 @@ export async function startImport(deps: Deps, principal: Principal, request: Imp
   let key: string | undefined;
   try {
     const checked = checkFields(request);
-    const survey = await accessibleSurvey(deps.db, principal, checked.surveyId);
+    const survey = await accessibleSurvey(
+      deps.db,
+      principal,
+      checked.surveyId,
+      'response.editSurveyResponses',
+    );
     const file = await checkFile(request.file);
     const rows = await readHeaderRows(file, checked.format);
     const doc = fromJson<QsfDocument>(survey.definition);
@@ -136,7 +141,8 @@ export async function getImport(
   importId: string,
   surveyId?: string,
 ): Promise<JobView<ImportProgress>> {
-  if (surveyId !== undefined) await accessibleSurvey(deps.db, principal, surveyId);
+  if (surveyId !== undefined)
+    await accessibleSurvey(deps.db, principal, surveyId, 'response.editSurveyResponses');
   const job = await getJob<ImportProgress>(deps.db, principal, RESPONSE_IMPORT_JOB, importId);
   const payload = job?.payload as ImportPayload | undefined;
   if (!job || !payload || (surveyId !== undefined && payload.surveyId !== surveyId))
@@ -144,7 +150,7 @@ export async function getImport(
   if (surveyId === undefined) {
     // The legacy spelling names no survey: the caller must be allowed its survey while it exists.
     const survey = await findSurveyHeaderInScope(deps.db, principal, payload.surveyId);
-    if (survey) requireSurveyAccess(principal, survey);
+    if (survey) await requireSurveyAccess(deps.db, principal, survey, 'response.editSurveyResponses');
   }
   return job;
 }

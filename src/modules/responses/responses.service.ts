@@ -14,6 +14,7 @@ import {
   type Survey,
   withDerivedAnswers,
 } from '../surveys/definition/response-values.js';
+import type { SurveyNeed } from '../surveys/survey-permissions.js';
 import {
   countTowardsQuotas,
   moveResponseCounts,
@@ -95,18 +96,19 @@ async function surveyOrThrow(
   db: Queryable,
   principal: Principal,
   surveyId: string,
+  need: SurveyNeed,
   definitionVersion?: number | null,
 ) {
   const survey = await surveyForResponses(db, principal, surveyId, definitionVersion);
   if (!survey) throw ApiError.of('GSI_2', `Survey ${surveyId} not found.`);
-  requireSurveyAccess(principal, { owner_id: survey.ownerId });
+  await requireSurveyAccess(db, principal, { id: survey.id, owner_id: survey.ownerId }, need);
   return survey;
 }
 
 /** `POST /v3/surveys/{surveyId}/responses`: a completed response from the API, with its completion event. */
 export async function createResponse(deps: Deps, principal: Principal, surveyId: string, values: Values) {
   return deps.db.transaction().execute(async (trx) => {
-    const survey = await surveyOrThrow(trx, principal, surveyId);
+    const survey = await surveyOrThrow(trx, principal, surveyId, 'response.editSurveyResponses');
     const { answers, embeddedData, metadata } = splitValues(survey, values);
     const finished = metadata.finished;
     if (finished !== undefined && ![0, 1, true, false, '0', '1'].includes(finished as never))
@@ -133,11 +135,17 @@ export async function createResponse(deps: Deps, principal: Principal, surveyId:
 }
 
 /** A response of the survey, with the survey as the response was taken on (its version's definition). */
-async function responseInSurvey(db: Queryable, principal: Principal, surveyId: string, responseId: string) {
+async function responseInSurvey(
+  db: Queryable,
+  principal: Principal,
+  surveyId: string,
+  responseId: string,
+  need: SurveyNeed,
+) {
   const found = await store.findResponse(db, principal, responseId);
   const row = found?.survey_id === surveyId ? found : undefined;
   // The survey first: no such survey (or no access to it) answers so, whether the response exists or not.
-  const survey = await surveyOrThrow(db, principal, surveyId, row?.survey_version);
+  const survey = await surveyOrThrow(db, principal, surveyId, need, row?.survey_version);
   if (!row) throw responseNotFound(responseId);
   return { row, survey };
 }
@@ -148,7 +156,13 @@ async function responseInSurvey(db: Queryable, principal: Principal, surveyId: s
  * before migration 0019).
  */
 export async function getResponse(deps: Deps, principal: Principal, surveyId: string, responseId: string) {
-  const { row, survey } = await responseInSurvey(deps.db, principal, surveyId, responseId);
+  const { row, survey } = await responseInSurvey(
+    deps.db,
+    principal,
+    surveyId,
+    responseId,
+    'result.viewSurveyResults',
+  );
   return { row, surveyVersionId: row.survey_version === null ? null : survey.publishedVersionId };
 }
 
@@ -174,7 +188,13 @@ export async function updateResponse(
     const row = await store.findResponse(trx, principal, responseId);
     if (!row || (body.surveyId !== undefined && body.surveyId !== row.survey_id))
       throw responseNotFound(responseId);
-    const survey = await surveyOrThrow(trx, principal, row.survey_id, row.survey_version);
+    const survey = await surveyOrThrow(
+      trx,
+      principal,
+      row.survey_id,
+      'response.editSurveyResponses',
+      row.survey_version,
+    );
     const changes = { ...(body.values ?? {}) };
     for (const [name, value] of Object.entries(body.embeddedData ?? {})) {
       if (isQuestionKey(name) || isMetadataKey(name))
@@ -224,7 +244,13 @@ export async function deleteResponse(
   decrementQuotas: boolean,
 ) {
   await deps.db.transaction().execute(async (trx) => {
-    const { row, survey } = await responseInSurvey(trx, principal, surveyId, responseId);
+    const { row, survey } = await responseInSurvey(
+      trx,
+      principal,
+      surveyId,
+      responseId,
+      'response.editSurveyResponses',
+    );
     const bucket = row.status === 0 || row.status === 16 ? 'auditable' : 'generated';
     await moveResponseCounts(trx, principal, survey, { [bucket]: -1, deleted: 1 });
     if (decrementQuotas) await countTowardsQuotas(trx, principal, survey, [fromJson<Values>(row.values)], -1);

@@ -62,7 +62,7 @@ export async function startResponseUpdate(
   surveyId: string,
   request: UpdateRequest,
 ): Promise<string> {
-  await accessibleSurvey(deps.db, principal, surveyId);
+  await accessibleSurvey(deps.db, principal, surveyId, 'response.editSurveyResponses');
   if (request.updates.length === 0) throw ApiError.invalid('updates', 'must hold at least one update');
   if (request.updates.length > MAX_UPDATES)
     throw ApiError.invalid('updates', `must hold at most ${MAX_UPDATES} updates`);
@@ -116,7 +116,7 @@ export async function getResponseUpdate(
   surveyId: string,
   progressId: string,
 ): Promise<JobView<UpdateProgress>> {
-  await accessibleSurvey(deps.db, principal, surveyId);
+  await accessibleSurvey(deps.db, principal, surveyId, 'response.editSurveyResponses');
   const job = await getJob<UpdateProgress>(deps.db, principal, RESPONSE_UPDATE_JOB, progressId);
   if (!job || (job.payload as UpdatePayload).surveyId !== surveyId)
     throw ApiError.of('FW_RSP_3', `Response update ${progressId} not found.`);

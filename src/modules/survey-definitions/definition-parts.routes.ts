@@ -53,6 +53,7 @@ function registerQuestionRoutes(app: App, deps: Deps): void {
         deps,
         request.principal,
         request.params.surveyId,
+        'surveyDefinitionManipulation.editQuestions',
         body,
         (d) => edits.createQuestion(d, body, request.query.blockId),
       );
@@ -91,7 +92,9 @@ function registerQuestionRoutes(app: App, deps: Deps): void {
     },
     async (request) => {
       const { body, params } = request;
-      return answerChange(deps, request, body, (d) => edits.updateQuestion(d, params.questionId, body));
+      return answerChange(deps, request, 'surveyDefinitionManipulation.editQuestions', body, (d) =>
+        edits.updateQuestion(d, params.questionId, body),
+      );
     },
   );
 
@@ -107,7 +110,9 @@ function registerQuestionRoutes(app: App, deps: Deps): void {
     },
     async (request) => {
       const { params } = request;
-      return answerChange(deps, request, null, (d) => edits.deleteQuestion(d, params.questionId));
+      return answerChange(deps, request, 'surveyDefinitionManipulation.deleteSurveyQuestions', null, (d) =>
+        edits.deleteQuestion(d, params.questionId),
+      );
     },
   );
 }
@@ -139,6 +144,7 @@ function registerBlockRoutes(app: App, deps: Deps): void {
         deps,
         request.principal,
         request.params.surveyId,
+        'surveyDefinitionManipulation.useBlocks',
         body,
         (d) => edits.createBlock(d, body),
       );
@@ -168,7 +174,9 @@ function registerBlockRoutes(app: App, deps: Deps): void {
     },
     async (request) => {
       const { body, params } = request;
-      return answerChange(deps, request, body, (d) => edits.updateBlock(d, params.blockId, body));
+      return answerChange(deps, request, 'surveyDefinitionManipulation.useBlocks', body, (d) =>
+        edits.updateBlock(d, params.blockId, body),
+      );
     },
   );
 
@@ -184,7 +192,9 @@ function registerBlockRoutes(app: App, deps: Deps): void {
     },
     async (request) => {
       const { params } = request;
-      return answerChange(deps, request, null, (d) => edits.deleteBlock(d, params.blockId));
+      return answerChange(deps, request, 'surveyDefinitionManipulation.useBlocks', null, (d) =>
+        edits.deleteBlock(d, params.blockId),
+      );
     },
   );
 }

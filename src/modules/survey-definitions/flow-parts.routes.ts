@@ -47,7 +47,9 @@ export function registerFlowRoutes(app: App, deps: Deps): void {
     },
     async (request) => {
       const { body } = request;
-      return answerChange(deps, request, body, (d) => flows.replaceFlow(d, body));
+      return answerChange(deps, request, 'surveyDefinitionManipulation.editSurveyFlow', body, (d) =>
+        flows.replaceFlow(d, body),
+      );
     },
   );
 
@@ -64,7 +66,9 @@ export function registerFlowRoutes(app: App, deps: Deps): void {
     },
     async (request) => {
       const { body, params } = request;
-      return answerChange(deps, request, body, (d) => flows.replaceFlowElement(d, params.flowId, body));
+      return answerChange(deps, request, 'surveyDefinitionManipulation.editSurveyFlow', body, (d) =>
+        flows.replaceFlowElement(d, params.flowId, body),
+      );
     },
   );
 
@@ -81,7 +85,9 @@ export function registerFlowRoutes(app: App, deps: Deps): void {
     },
     async (request) => {
       const { body } = request;
-      return answerChange(deps, request, body, (d) => flows.addEmbeddedDataFields(d, body));
+      return answerChange(deps, request, 'surveyDefinitionManipulation.editSurveyFlow', body, (d) =>
+        flows.addEmbeddedDataFields(d, body),
+      );
     },
   );
 
@@ -118,6 +124,7 @@ export function registerFlowRoutes(app: App, deps: Deps): void {
         deps,
         request.principal,
         request.params.surveyId,
+        'surveyDefinitionManipulation.useQuotas',
         body,
         (d) => flows.createQuota(d, body),
       );

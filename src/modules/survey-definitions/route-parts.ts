@@ -5,6 +5,7 @@ import type { Deps } from '../../deps.js';
 import { Envelope, meta } from '../../http/envelope.js';
 import type { Principal } from '../../http/principal.js';
 import type { QsfDocument } from '../surveys/definition/qsf.js';
+import type { SurveyPermission } from '../surveys/survey-permissions.js';
 import { AnyObject } from './survey-definitions.schemas.js';
 import { changeDefinition, readWorkingDefinition } from './survey-definitions.service.js';
 
@@ -33,9 +34,17 @@ export const working = (deps: Deps, request: { principal: Principal; params: { s
 export async function answerChange(
   deps: Deps,
   request: FastifyRequest & { principal: Principal; params: { surveyId: string } },
+  need: SurveyPermission,
   body: unknown,
   edit: (document: QsfDocument) => unknown,
 ) {
-  const { notices } = await changeDefinition(deps, request.principal, request.params.surveyId, body, edit);
+  const { notices } = await changeDefinition(
+    deps,
+    request.principal,
+    request.params.surveyId,
+    need,
+    body,
+    edit,
+  );
   return changed(request, notices);
 }

@@ -98,7 +98,9 @@ export function registerSurveyDefinitionRoutes(app: App, deps: Deps): void {
     },
     async (request) => {
       const { body } = request;
-      return answerChange(deps, request, body, (d) => replaceOptions(d, body));
+      return answerChange(deps, request, 'surveyDefinitionManipulation.setSurveyOptions', body, (d) =>
+        replaceOptions(d, body),
+      );
     },
   );
 

@@ -11,6 +11,7 @@ import { newId } from '../../http/ids.js';
 import type { Principal } from '../../http/principal.js';
 import type { QsfDocument } from '../surveys/definition/qsf.js';
 import { checkQsfShape } from '../surveys/qsf-limits.js';
+import type { SurveyPermission } from '../surveys/survey-permissions.js';
 import {
   changeWorkingDefinition,
   getSurveyVersion,
@@ -109,11 +110,12 @@ export function changeDefinition<T>(
   deps: Deps,
   principal: Principal,
   surveyId: string,
+  need: SurveyPermission,
   body: unknown,
   edit: (document: QsfDocument) => T,
 ): Promise<{ result: T; notices: string[] }> {
   checkQsfShape(body, 'body');
-  return changeWorkingDefinition(deps, principal, surveyId, (document) => edit(document));
+  return changeWorkingDefinition(deps, principal, surveyId, need, (document) => edit(document));
 }
 
 export interface MetadataUpdate {
@@ -148,7 +150,7 @@ export async function updateMetadata(
           },
   });
   if (body.SurveyDescription !== undefined) {
-    await changeWorkingDefinition(deps, principal, surveyId, (document) => {
+    await changeWorkingDefinition(deps, principal, surveyId, 'surveyManagement.editSurveys', (document) => {
       document.SurveyEntry.SurveyDescription = body.SurveyDescription;
     });
   }

@@ -12,6 +12,7 @@ import { ApiError } from '../../http/errors.js';
 import type { Principal } from '../../http/principal.js';
 import type { QsfDocument } from './definition/qsf.js';
 import { importQsf } from './qsf-import.js';
+import type { SurveyPermission } from './survey-permissions.js';
 import * as versions from './survey-versions.store.js';
 import { accessibleSurvey, quotaRows, requireSurveyAccess, surveyNotFound } from './surveys.service.js';
 import * as store from './surveys.store.js';
@@ -33,7 +34,7 @@ export async function readWorkingDefinition(
   principal: Principal,
   surveyId: string,
 ): Promise<WorkingDefinition> {
-  const survey = await accessibleSurvey(db, principal, surveyId);
+  const survey = await accessibleSurvey(db, principal, surveyId, 'see');
   const draft = await versions.findDraft(db, principal, surveyId);
   return {
     survey,
@@ -52,11 +53,12 @@ export async function changeWorkingDefinition<T>(
   deps: Deps,
   principal: Principal,
   surveyId: string,
+  need: SurveyPermission,
   change: (document: QsfDocument, survey: SurveyRecord) => T,
 ): Promise<{ result: T; notices: string[] }> {
   const now = isoSeconds(deps.clock.now());
   return deps.db.transaction().execute(async (trx) => {
-    const survey = await lockSurvey(trx, principal, surveyId, now);
+    const survey = await lockSurvey(trx, principal, surveyId, need, now);
     const draft = await versions.findDraft(trx, principal, surveyId);
     const document = fromJson<QsfDocument>(draft?.definition ?? survey.definition);
     const result = change(document, survey);
@@ -67,10 +69,16 @@ export async function changeWorkingDefinition<T>(
 }
 
 /** The survey row, its access checked, locked for the caller's transaction (its lastModified moved to now). */
-async function lockSurvey(trx: Queryable, principal: Principal, surveyId: string, now: string) {
+async function lockSurvey(
+  trx: Queryable,
+  principal: Principal,
+  surveyId: string,
+  need: SurveyPermission,
+  now: string,
+) {
   const header = await store.findSurveyHeader(trx, principal, surveyId);
   if (!header) throw surveyNotFound(surveyId);
-  requireSurveyAccess(principal, header);
+  await requireSurveyAccess(trx, principal, header, need);
   await store.updateSurvey(trx, principal, surveyId, { updated_at: now });
   const survey = await store.findSurvey(trx, principal, surveyId);
   if (!survey) throw surveyNotFound(surveyId);
@@ -98,7 +106,13 @@ export async function publishSurveyVersion(
   const now = deps.clock.now();
   const published = input.published ?? true;
   return deps.db.transaction().execute(async (trx) => {
-    const survey = await lockSurvey(trx, principal, surveyId, isoSeconds(now));
+    const survey = await lockSurvey(
+      trx,
+      principal,
+      surveyId,
+      'surveyManagement.editSurveys',
+      isoSeconds(now),
+    );
     const draft = await versions.findDraft(trx, principal, surveyId);
     const text = draft?.definition ?? survey.definition;
     const top = await versions.lastVersionNumber(trx, principal, surveyId);
@@ -148,7 +162,7 @@ function versionId(now: Date, number: number): string {
 }
 
 export async function listSurveyVersions(deps: Deps, principal: Principal, surveyId: string) {
-  await accessibleSurvey(deps.db, principal, surveyId);
+  await accessibleSurvey(deps.db, principal, surveyId, 'see');
   return versions.listVersions(deps.db, principal, surveyId);
 }
 
@@ -158,7 +172,7 @@ export async function getSurveyVersion(
   surveyId: string,
   versionId: string,
 ): Promise<{ survey: SurveyRecord; version: versions.SurveyVersionRow; document: QsfDocument }> {
-  const survey = await accessibleSurvey(deps.db, principal, surveyId);
+  const survey = await accessibleSurvey(deps.db, principal, surveyId, 'see');
   const version = await versions.findVersion(deps.db, principal, surveyId, versionId);
   if (!version) throw ApiError.of('FW_DEF_4', `Version ${versionId} of survey ${surveyId} not found.`);
   return { survey, version, document: fromJson<QsfDocument>(version.definition) };

@@ -7,12 +7,15 @@ import { recordEvent } from '../../events/record-event.js';
 import { ApiError } from '../../http/errors.js';
 import { newId } from '../../http/ids.js';
 import { isBrandAdmin, type Principal } from '../../http/principal.js';
+import { groupIdsOfUser } from '../groups/groups.service.js';
 import { addOwnerResponseCounts, allUsersInScope } from '../users/users.service.js';
 import { type QsfDocument, quotasOf } from './definition/qsf.js';
 import { type ImportedQsf, importQsf } from './qsf-import.js';
 import { checkQsfShape } from './qsf-limits.js';
 import { qsfFromV3Record } from './survey-from-v3.js';
+import { grants, type PermissionSet, type SurveyNeed, unionOf } from './survey-permissions.js';
 import { responseCountsOf, settleRecordings } from './survey-responses.service.js';
+import * as sharing from './survey-sharing.store.js';
 import * as store from './surveys.store.js';
 
 export interface Expiration {
@@ -31,16 +34,47 @@ export function surveyNotFound(surveyId: string): ApiError {
   return ApiError.of('GSI_2', `Survey ${surveyId} not found.`);
 }
 
-/** Brand administrators manage every survey of their organisation; other users the surveys they own. */
-export function requireSurveyAccess(principal: Principal, row: { owner_id: string }): void {
-  if (!isBrandAdmin(principal) && row.owner_id !== principal.userId) throw ApiError.forbidden();
+/**
+ * May the caller do what `need` names with this survey? Brand administrators and the survey's owner may do
+ * everything. Another user may act on a survey shared with them or one of their groups (survey-sharing):
+ * `see` needs any share, a named permission that flag in any of them; `own` (sharing it, giving it to
+ * another owner) is the owner's and the administrators' alone. A survey not shared with the caller is not
+ * found (404, as one of another organisation); a share without the flag is 403 naming it.
+ */
+export async function requireSurveyAccess(
+  db: Queryable,
+  principal: Principal,
+  row: { id: string; owner_id: string },
+  need: Need | readonly Need[],
+): Promise<void> {
+  if (isBrandAdmin(principal) || row.owner_id === principal.userId) return;
+  const shares = await sharing.sharesWith(db, principal, row.id, await recipientIdsOf(db, principal));
+  if (shares.length === 0) throw surveyNotFound(row.id);
+  const granted = unionOf(shares.map((share) => fromJson<PermissionSet>(share.permissions)));
+  for (const one of typeof need === 'string' ? [need] : need) {
+    if (one === 'own') throw ApiError.forbidden();
+    if (!grants(granted, one))
+      throw ApiError.of('QMST_2.1', `Survey ${row.id} is shared with you without the permission ${one}.`);
+  }
 }
 
-/** The survey of the caller's organisation that the caller may manage, or 404/403. */
-export async function accessibleSurvey(db: Queryable, principal: Principal, surveyId: string) {
+type Need = SurveyNeed | 'own';
+
+/** The ids a survey may be shared with to reach this user: the user's and the user's groups'. */
+export async function recipientIdsOf(db: Queryable, principal: Principal): Promise<string[]> {
+  return [principal.userId, ...(await groupIdsOfUser(db, principal, principal.userId))];
+}
+
+/** The survey of the caller's organisation, if the caller may do what `need` names with it; else 404/403. */
+export async function accessibleSurvey(
+  db: Queryable,
+  principal: Principal,
+  surveyId: string,
+  need: Need | readonly Need[],
+) {
   const row = await store.findSurvey(db, principal, surveyId);
   if (!row) throw surveyNotFound(surveyId);
-  requireSurveyAccess(principal, row);
+  await requireSurveyAccess(db, principal, row, need);
   return row;
 }
 
@@ -172,14 +206,16 @@ async function emitActivation(trx: Queryable, scope: Scope, surveyId: string, ac
 }
 
 export async function getSurvey(deps: Deps, principal: Principal, surveyId: string) {
-  const row = await accessibleSurvey(deps.db, principal, surveyId);
+  const row = await accessibleSurvey(deps.db, principal, surveyId, 'see');
   const counts = await responseCountsOf(deps.db, principal, row);
   return { row, document: fromJson<QsfDocument>(row.definition), counts };
 }
 
-/** Brand administrators list every survey of the organisation; other users the ones they own. */
-export function listSurveys(deps: Deps, principal: Principal, page: Page) {
-  return store.listSurveys(deps.db, principal, page, isBrandAdmin(principal) ? undefined : principal.userId);
+/** Brand administrators list every survey of the organisation; other users the ones they own or share. */
+export async function listSurveys(deps: Deps, principal: Principal, page: Page) {
+  if (isBrandAdmin(principal)) return store.listSurveys(deps.db, principal, page);
+  const recipientIds = await recipientIdsOf(deps.db, principal);
+  return store.listSurveys(deps.db, principal, page, { userId: principal.userId, recipientIds });
 }
 
 export interface SurveyUpdate {
@@ -202,7 +238,7 @@ export async function updateSurvey(deps: Deps, principal: Principal, surveyId: s
     if (body.ownerId !== undefined) await settleRecordings(trx, surveyId);
     const row = await store.findSurveyHeader(trx, principal, surveyId);
     if (!row) throw surveyNotFound(surveyId);
-    requireSurveyAccess(principal, row);
+    await requireSurveyAccess(trx, principal, row, needsOfUpdate(body, row));
     if (body.ownerId !== undefined && body.ownerId !== row.owner_id) {
       if (!isBrandAdmin(principal)) throw ApiError.forbidden();
       if (!(await allUsersInScope(trx, principal, [body.ownerId])))
@@ -228,6 +264,16 @@ export async function updateSurvey(deps: Deps, principal: Principal, surveyId: s
   });
 }
 
+/** A collaborator's PUT: each change needs its permission (a new owner is the owner's to give). */
+function needsOfUpdate(body: SurveyUpdate, row: { owner_id: string; is_active: number }): Need[] {
+  const needs: Need[] = [];
+  if (body.name !== undefined || body.expiration !== undefined) needs.push('surveyManagement.editSurveys');
+  if (body.isActive !== undefined && body.isActive !== (row.is_active === 1))
+    needs.push(body.isActive ? 'surveyManagement.activateSurveys' : 'surveyManagement.deactivateSurveys');
+  if (body.ownerId !== undefined && body.ownerId !== row.owner_id) needs.push('own');
+  return needs.length > 0 ? needs : ['see'];
+}
+
 const negate = (counts: Record<string, number>) =>
   Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, -v]));
 
@@ -240,7 +286,7 @@ export async function deleteSurvey(deps: Deps, principal: Principal, surveyId: s
     await settleRecordings(trx, surveyId);
     const row = await store.findSurveyHeader(trx, principal, surveyId);
     if (!row) throw surveyNotFound(surveyId);
-    requireSurveyAccess(principal, row);
+    await requireSurveyAccess(trx, principal, row, 'surveyManagement.deleteSurveys');
     const { auditable, generated } = await responseCountsOf(trx, principal, row);
     if (auditable + generated > 0) {
       await addOwnerResponseCounts(trx, principal, row.owner_id, {
@@ -254,7 +300,7 @@ export async function deleteSurvey(deps: Deps, principal: Principal, surveyId: s
 }
 
 export async function listQuotas(deps: Deps, principal: Principal, surveyId: string) {
-  await accessibleSurvey(deps.db, principal, surveyId);
+  await accessibleSurvey(deps.db, principal, surveyId, 'see');
   return store.listQuotas(deps.db, principal, surveyId);
 }
 

@@ -62,18 +62,36 @@ export function findSurveyDefinition(db: Queryable, surveyId: string) {
     .executeTakeFirst();
 }
 
-/** A page of the organisation's surveys, or of one owner's when `ownerId` is given. */
+/**
+ * A page of the organisation's surveys; with `visibleTo`, only those the user owns or that are shared with
+ * the user or one of the user's groups.
+ */
 export function listSurveys(
   db: Queryable,
   scope: Scope,
   page: Page,
-  ownerId?: string,
+  visibleTo?: { userId: string; recipientIds: readonly string[] },
 ): Promise<SurveyListRow[]> {
   let query = db
     .selectFrom('surveys')
     .select(LIST_COLUMNS)
     .where('organization_id', '=', scope.organizationId);
-  if (ownerId) query = query.where('owner_id', '=', ownerId);
+  if (visibleTo) {
+    query = query.where((eb) =>
+      eb.or([
+        eb('owner_id', '=', visibleTo.userId),
+        eb(
+          'id',
+          'in',
+          eb
+            .selectFrom('survey_collaborations')
+            .select('survey_id')
+            .where('organization_id', '=', scope.organizationId)
+            .where('recipient_id', 'in', visibleTo.recipientIds),
+        ),
+      ]),
+    );
+  }
   return query.orderBy('created_at').orderBy('id').$call(pageWindow(page)).execute();
 }
 

@@ -77,9 +77,25 @@ export interface SurveyVersionsTable {
   created_at: string;
 }
 
+/**
+ * A survey shared with a user (`UR_`) or a group (`GR_`) of the organisation (issue 15 part 5):
+ * `permissions` is the JSON text of the named permissions granted (survey-permissions.ts).
+ */
+export interface SurveyCollaborationsTable {
+  organization_id: string;
+  survey_id: string;
+  recipient_id: string;
+  permissions: string;
+  /** The user who shared it. */
+  shared_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface SurveyTables {
   surveys: SurveysTable;
   survey_quotas: SurveyQuotasTable;
   survey_drafts: SurveyDraftsTable;
   survey_versions: SurveyVersionsTable;
+  survey_collaborations: SurveyCollaborationsTable;
 }

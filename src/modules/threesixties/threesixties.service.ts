@@ -57,7 +57,7 @@ export async function createThreeSixty(
   body: CreateThreeSixtyBody,
   linkBaseUrl: string,
 ): Promise<string> {
-  await accessibleSurvey(deps.db, principal, body.surveyId);
+  await accessibleSurvey(deps.db, principal, body.surveyId, 'surveyManagement.distributeSurveys');
   const workflow = await checkedWorkflow(deps.db, body.surveyId, body.workflow);
   const id = newId('TS');
   const now = deps.clock.now();
