@@ -13,7 +13,8 @@ async function whoami(url: string, token: string) {
   return { status: res.status, body: await res.json() };
 }
 
-describe('fieldwork init, token and migrate', () => {
+// Each test runs the CLI several times, each a new Node process: bounded for a loaded machine, as first-start's.
+describe('fieldwork init, token and migrate', { timeout: 120_000 }, () => {
   it('bootstraps organisations for scripts, and rotates tokens', async () => {
     const first = await runCli(['init', '--brand', 'acme', '--json'], env);
     expect(first.stderr).toBe('');

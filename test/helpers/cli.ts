@@ -41,8 +41,8 @@ function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return env;
 }
 
-/** Runs `node bin/fieldwork.js ARGS` to the end (bounded by a timeout). */
-export function runCli(args: string[], env: Record<string, string>, timeoutMs = 30_000): Promise<CliResult> {
+/** Runs `node bin/fieldwork.js ARGS` to the end (bounded by a timeout that a loaded CI machine stays within). */
+export function runCli(args: string[], env: Record<string, string>, timeoutMs = 60_000): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['bin/fieldwork.js', ...args], { cwd: ROOT, env: cleanEnv(env) });
     let stdout = '';
