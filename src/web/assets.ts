@@ -48,6 +48,15 @@ button{font:inherit;min-height:2.75rem;min-width:6rem;padding:.5rem 1.25rem;bord
 button.secondary{background:#fff;color:#1d4ed8}
 a{color:#1d4ed8}
 :focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
+img{max-width:100%;height:auto}
+table:not(.matrix){border-collapse:collapse;margin:.5rem 0;max-width:100%;font-weight:400}
+table:not(.matrix) th,table:not(.matrix) td{border:1px solid #c9ced6;padding:.25rem .5rem;text-align:left;vertical-align:top;overflow-wrap:anywhere}
+table:not(.matrix) th{font-weight:600;background:#f4f5f7}
+.fw-block{display:block}
+.fw-cell{display:inline-block;margin-right:.75rem}
+.fw-align-left{text-align:left}.fw-align-center{text-align:center}.fw-align-right{text-align:right}.fw-align-justify{text-align:justify}
+.fw-bold{font-weight:700}.fw-italic{font-style:italic}.fw-underline{text-decoration:underline}.fw-strike{text-decoration:line-through}
+.fw-larger{font-size:1.25em}.fw-smaller{font-size:.875em}
 @media (max-width:36rem){
  .survey{padding:.75rem}
  .choices.horizontal{flex-direction:column}

@@ -22,6 +22,8 @@ import {
   type Visitor,
 } from '../modules/engine/sessions.service.js';
 import { SCRIPT, STYLESHEET } from './assets.js';
+import { FAVICON } from './favicon.js';
+import { pageMedia } from './page-media.js';
 import { endPage, messagePage, surveyPage } from './survey-pages.js';
 
 const SECURITY_HEADERS = {
@@ -52,6 +54,10 @@ const CLOSED: Record<string, [number, string, string]> = {
 type Params = { surveyId: string; token?: string };
 
 export async function registerEngineRoutes(app: FastifyInstance, deps: EngineDeps): Promise<void> {
+  // The pages' icon, at the root, where browsers also look for it unasked.
+  app.get('/favicon.ico', { schema: { hide: true } }, (_request, reply) =>
+    asset(reply, 'image/x-icon', FAVICON),
+  );
   await app.register(
     async (web) => {
       web.addContentTypeParser(
@@ -115,7 +121,7 @@ export function html(reply: FastifyReply, status: number, body: string): Fastify
   return reply.code(status).headers(SECURITY_HEADERS).type('text/html; charset=utf-8').send(body);
 }
 
-function asset(reply: FastifyReply, type: string, body: string): FastifyReply {
+function asset(reply: FastifyReply, type: string, body: string | Buffer): FastifyReply {
   return reply
     .headers({ 'x-content-type-options': 'nosniff', 'cache-control': 'public, max-age=3600' })
     .type(type)
@@ -125,6 +131,7 @@ function asset(reply: FastifyReply, type: string, body: string): FastifyReply {
 export const visitorOf = (request: FastifyRequest): Visitor => ({
   ip: request.ip,
   userAgent: request.headers['user-agent'] ?? null,
+  acceptLanguage: request.headers['accept-language'] ?? null,
 });
 
 function cookieKey(request: FastifyRequest, surveyId: string): SessionKey | undefined {
@@ -190,7 +197,7 @@ async function showSurvey(deps: Deps, request: FastifyRequest<{ Params: Params }
   const existing = await findSession(deps.db, surveyId, cookieKey(request, surveyId));
   // An open session continues; a finished anonymous one leaves room for a new response.
   if (existing && (existing.status === 'open' || existing.link_token_hash))
-    return render(reply, run, await currentScreen(deps, run, existing));
+    return render(deps, request, reply, run, await currentScreen(deps, run, existing));
   const query = Object.fromEntries(
     Object.entries(request.query as Record<string, unknown>).map(([k, v]) => [
       k,
@@ -200,9 +207,10 @@ async function showSurvey(deps: Deps, request: FastifyRequest<{ Params: Params }
   const { row, key } = await newSession(deps, run, {
     given: givenFromQuery(run, query),
     visitor: visitorOf(request),
+    language: query.Q_Language,
   });
   setCookie(reply, request, surveyId, key);
-  return render(reply, run, await currentScreen(deps, run, row));
+  return render(deps, request, reply, run, await currentScreen(deps, run, row));
 }
 
 async function openIndividualLink(
@@ -244,10 +252,17 @@ async function submit(
       ),
     );
   }
-  return render(reply, run, await takePage(deps, run, session, form, visitorOf(request)));
+  return render(deps, request, reply, run, await takePage(deps, run, session, form, visitorOf(request)));
 }
 
-function render(reply: FastifyReply, run: RunnableSurvey, screen: Screen): FastifyReply {
+async function render(
+  deps: Deps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  run: RunnableSurvey,
+  screen: Screen,
+): Promise<FastifyReply> {
+  const organizationId = run.taking.organizationId;
   switch (screen.kind) {
     case 'redirect':
       return reply
@@ -255,9 +270,17 @@ function render(reply: FastifyReply, run: RunnableSurvey, screen: Screen): Fasti
         .headers(SECURITY_HEADERS)
         .header('location', `/jfe/form/${run.taking.surveyId}`)
         .send();
-    case 'end':
-      return html(reply, 200, endPage(screen.title, screen.message ?? '', undefined, screen.redirect));
-    case 'page':
-      return html(reply, screen.status, surveyPage(screen.view));
+    case 'end': {
+      const media = await pageMedia(deps, request, organizationId, screen.message ?? '');
+      return html(
+        reply,
+        200,
+        endPage(screen.title, screen.message ?? '', screen.language, screen.redirect, media),
+      );
+    }
+    case 'page': {
+      const media = await pageMedia(deps, request, organizationId, JSON.stringify(screen.view));
+      return html(reply, screen.status, surveyPage(screen.view, media));
+    }
   }
 }

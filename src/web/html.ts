@@ -1,10 +1,12 @@
 /**
- * HTML building blocks for the server-rendered pages: escaping, the survey author's markup cut down to
- * a few harmless tags, and the page frame. Everything a page loads comes from Fieldwork itself
+ * HTML building blocks for the server-rendered pages: escaping, the survey author's markup through an
+ * allow-list, and the page frame. Everything a page loads comes from Fieldwork itself
  * (assets.ts); the Content-Security-Policy header of web.routes.ts makes sure of it.
  */
 
 import { escapeHtml } from '../escape-html.js';
+import { htmlLang } from '../modules/engine/languages.js';
+import { type RichOptions, sanitizeRichText } from './rich-text.js';
 
 export type Html = { readonly html: string };
 
@@ -27,47 +29,14 @@ function render(value: unknown): string {
   return escapeHtml(String(value));
 }
 
-const ALLOWED_TAGS = new Set([
-  'b',
-  'strong',
-  'i',
-  'em',
-  'u',
-  'br',
-  'p',
-  'div',
-  'span',
-  'ul',
-  'ol',
-  'li',
-  'sup',
-  'sub',
-  'h2',
-  'h3',
-  'h4',
-]);
-const BLOCK_TAGS = new Set(['p', 'div', 'ul', 'ol', 'li', 'h2', 'h3', 'h4']);
-
 /**
- * The survey author's question and choice texts, which are HTML in QSF: a few formatting tags are kept
- * (without any attribute), every other tag is dropped (scripts and styles with their content), and
- * text is escaped. `inline` also turns block tags into line breaks, for places that take phrasing
- * content only (labels, legends, options).
+ * The survey author's question and choice texts, which are HTML in QSF, through the allow-list of
+ * rich-text.ts (formatting, tables, links, Fieldwork's images; nothing that runs). `inline` keeps to
+ * phrasing content, for places that take a line of text (labels, table headers); `media` says which
+ * images are Fieldwork's own.
  */
-export function rich(text: string, options: { inline?: boolean } = {}): Html {
-  const cleaned = text.replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, '').replace(/<!--[\s\S]*?-->/g, '');
-  const out = cleaned.replace(
-    /<(\/?)([a-zA-Z][a-zA-Z0-9]*)\b[^>]*>|[<>"']|&(?!#?[a-zA-Z0-9]{1,32};)/g,
-    (match, slash: string | undefined, tag: string | undefined) => {
-      if (!tag) return escapeHtml(match);
-      const name = tag.toLowerCase();
-      if (!ALLOWED_TAGS.has(name)) return '';
-      if (options.inline && BLOCK_TAGS.has(name)) return slash || name === 'li' ? ' ' : '';
-      if (name === 'br') return slash ? '' : '<br>';
-      return `<${slash ?? ''}${name}>`;
-    },
-  );
-  return raw(out);
+export function rich(text: string, options: RichOptions = {}): Html {
+  return raw(sanitizeRichText(text, options));
 }
 
 /** Markup to plain text (titles, option texts, accessible names). */
@@ -94,15 +63,12 @@ export interface Frame {
 
 /** The whole document: language, a viewport for phones, our own stylesheet and script only. */
 export function page(frame: Frame): string {
-  const lang =
-    (frame.language ?? 'en')
-      .toLowerCase()
-      .replace('_', '-')
-      .replace(/[^a-z-]/g, '') || 'en';
+  const lang = htmlLang(frame.language);
   return `<!doctype html>${
     html`<html lang="${lang}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${frame.title}</title>${frame.head}
+<link rel="icon" href="/favicon.ico" sizes="32x32">
 <link rel="stylesheet" href="/jfe/static/fieldwork.css">
 <script src="/jfe/static/fieldwork.js" defer></script>
 </head><body><main id="main" class="survey">${frame.body}</main></body></html>`.html

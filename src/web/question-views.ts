@@ -7,25 +7,26 @@
 import type { QuestionView } from '../modules/engine/page-view.js';
 import type { Choice, Question } from '../modules/engine/survey-model.js';
 import { type Html, html, plain, rich } from './html.js';
+import type { TextMedia } from './rich-text.js';
 
 const has = (values: string[] | undefined, value: string) => values?.includes(value) ?? false;
 const first = (values: string[] | undefined) => values?.[0] ?? '';
 /** HTML ids from field names (`#` of side-by-side columns is not welcome in ids). */
 const idOf = (name: string) => `f-${name.replace('#', '-')}`;
 
-export function questionHtml(view: QuestionView): Html {
+export function questionHtml(view: QuestionView, media: TextMedia = {}): Html {
   const { question } = view;
   const inPage = inPageAttributes(view);
   if (question.kind === 'descriptive')
-    return html`<div class="descriptive" id="q-${question.id}"${inPage.attributes}>${inPage.marker}${rich(view.text)}</div>`;
+    return html`<div class="descriptive" id="q-${question.id}"${inPage.attributes}>${inPage.marker}${rich(view.text, { media })}</div>`;
   if (question.kind === 'timing') return html``;
   const errorId = `err-${question.id}`;
   const message = view.error ?? (view.requested ? 'This question is not answered.' : undefined);
   const error = message ? html`<p class="error" id="${errorId}">${message}</p>` : html``;
   const described = message ? html` aria-describedby="${errorId}"` : html``;
   return html`<fieldset class="q${message ? ' has-error' : ''}" id="q-${question.id}"${described}${inPage.attributes}>${inPage.marker}
-<legend class="q-text" id="qt-${question.id}">${rich(view.text, { inline: true })}</legend>
-${error}${body(view)}
+<legend class="q-text" id="qt-${question.id}">${rich(view.text, { media })}</legend>
+${error}${body(view, media)}
 </fieldset>`;
 }
 
@@ -44,21 +45,21 @@ function inPageAttributes(view: QuestionView): { attributes: Html; marker: Html 
   };
 }
 
-function body(view: QuestionView): Html {
+function body(view: QuestionView, media: TextMedia): Html {
   const { question, choices, values } = view;
   switch (question.kind) {
     case 'mc-single':
-      return choiceList(question, choices, values, 'radio');
+      return choiceList(question, choices, values, media, 'radio');
     case 'mc-multi':
-      return choiceList(question, choices, values, 'checkbox');
+      return choiceList(question, choices, values, media, 'checkbox');
     case 'nps':
-      return html`<div class="nps">${choiceList(question, choices, values, 'radio', true)}</div>`;
+      return html`<div class="nps">${choiceList(question, choices, values, media, 'radio', true)}</div>`;
     case 'dropdown':
       return html`<select id="${idOf(question.id)}" name="${question.id}" aria-labelledby="qt-${question.id}">
 <option value="">Choose…</option>${choices.map(
         (c) =>
           html`<option value="${c.id}"${has(values[question.id], c.id) ? html` selected` : ''}>${plain(c.text)}</option>`,
-      )}</select>${textEntries(question, choices, values)}`;
+      )}</select>${textEntries(question, choices, values, media)}`;
     case 'text': {
       const numeric = question.validation?.numeric ? html` inputmode="decimal"` : '';
       const name = `${question.id}_TEXT`;
@@ -69,21 +70,22 @@ function body(view: QuestionView): Html {
       return html`<textarea id="${idOf(name)}" name="${name}" aria-labelledby="qt-${question.id}" rows="6">${first(values[name])}</textarea>`;
     }
     case 'form':
-      return html`${choices.map((c) => labelled(`${question.id}_${c.id}`, c, html`<input type="text" id="${idOf(`${question.id}_${c.id}`)}" name="${question.id}_${c.id}" value="${first(values[`${question.id}_${c.id}`])}">`))}`;
+      return html`${choices.map((c) => labelled(`${question.id}_${c.id}`, c, media, html`<input type="text" id="${idOf(`${question.id}_${c.id}`)}" name="${question.id}_${c.id}" value="${first(values[`${question.id}_${c.id}`])}">`))}`;
     case 'matrix-single':
     case 'matrix-multi':
-      return matrix(question, [question], choices, values);
+      return matrix(question, [question], choices, values, media);
     case 'sbs':
       return matrix(
         question,
         question.columns.filter((c) => c.kind !== 'unsupported'),
         choices,
         values,
+        media,
       );
     case 'slider':
-      return html`${choices.map((c) => slider(question, c, values))}`;
+      return html`${choices.map((c) => slider(question, c, values, media))}`;
     case 'rank':
-      return html`${choices.map((c) => rankItem(question, c, choices.length, values))}`;
+      return html`${choices.map((c) => rankItem(question, c, choices.length, values, media))}`;
     default:
       return html``;
   }
@@ -93,6 +95,7 @@ function choiceList(
   question: Question,
   choices: Choice[],
   values: Record<string, string[]>,
+  media: TextMedia,
   type: 'radio' | 'checkbox',
   horizontal = question.horizontal,
 ): Html {
@@ -101,7 +104,7 @@ function choiceList(
     const checked = has(values[question.id], c.id) ? html` checked` : '';
     const exclusive = c.exclusive && type === 'checkbox' ? html` data-exclusive` : '';
     const text = c.textEntry ? textEntry(question, c, values) : '';
-    return html`<div class="choice"><input type="${type}" id="${id}" name="${question.id}" value="${c.id}"${checked}${exclusive}><label for="${id}">${rich(c.text, { inline: true })}</label>${text}</div>`;
+    return html`<div class="choice"><input type="${type}" id="${id}" name="${question.id}" value="${c.id}"${checked}${exclusive}><label for="${id}">${rich(c.text, { inline: true, media })}</label>${text}</div>`;
   });
   return html`<div class="choices${horizontal ? ' horizontal' : ''}">${items}</div>`;
 }
@@ -111,12 +114,17 @@ function textEntry(question: Question, choice: Choice, values: Record<string, st
   return html`<input type="text" id="${idOf(name)}" name="${name}" aria-label="${plain(choice.text)} (please specify)" value="${first(values[name])}">`;
 }
 
-function textEntries(question: Question, choices: Choice[], values: Record<string, string[]>): Html {
-  return html`${choices.filter((c) => c.textEntry).map((c) => labelled(`${question.id}_${c.id}_TEXT`, c, textEntry(question, c, values)))}`;
+function textEntries(
+  question: Question,
+  choices: Choice[],
+  values: Record<string, string[]>,
+  media: TextMedia,
+): Html {
+  return html`${choices.filter((c) => c.textEntry).map((c) => labelled(`${question.id}_${c.id}_TEXT`, c, media, textEntry(question, c, values)))}`;
 }
 
-function labelled(name: string, choice: Choice, control: Html): Html {
-  return html`<div class="field"><label for="${idOf(name)}">${rich(choice.text, { inline: true })}</label>${control}</div>`;
+function labelled(name: string, choice: Choice, media: TextMedia, control: Html): Html {
+  return html`<div class="field"><label for="${idOf(name)}">${rich(choice.text, { inline: true, media })}</label>${control}</div>`;
 }
 
 /** A matrix (one column group) or a side-by-side question (several): rows are the choices. */
@@ -125,22 +133,23 @@ function matrix(
   groups: Question[],
   rows: Choice[],
   values: Record<string, string[]>,
+  media: TextMedia,
 ): Html {
   const multiColumn = groups.length > 1 || question.kind === 'sbs';
   const head1 = multiColumn
-    ? html`<tr><td></td>${groups.map((g) => html`<th scope="colgroup" colspan="${g.dropdown ? 1 : g.answers.length}">${rich(g.text, { inline: true })}</th>`)}</tr>`
+    ? html`<tr><td></td>${groups.map((g) => html`<th scope="colgroup" colspan="${g.dropdown ? 1 : g.answers.length}">${rich(g.text, { inline: true, media })}</th>`)}</tr>`
     : '';
   const head2 = html`<tr><td></td>${groups.map((g) =>
     g.dropdown
-      ? html`<th scope="col">${multiColumn ? '' : 'Answer'}</th>`
+      ? html`<th scope="col">${multiColumn ? html`<span class="visually-hidden">${plain(g.text)}</span>` : 'Answer'}</th>`
       : g.answers.map(
           (a) =>
-            html`<th scope="col" id="${idOf(`${g.id}-c${a.id}`)}">${rich(a.text, { inline: true })}</th>`,
+            html`<th scope="col" id="${idOf(`${g.id}-c${a.id}`)}">${rich(a.text, { inline: true, media })}</th>`,
         ),
   )}</tr>`;
   const body = rows.map((row) => {
     const rowId = idOf(`${question.id}-r${row.id}`);
-    return html`<tr><th scope="row" id="${rowId}">${rich(row.text, { inline: true })}</th>${groups.map((g) => cells(g, row, values, multiColumn ? `${plain(g.text)}: ` : ''))}</tr>`;
+    return html`<tr><th scope="row" id="${rowId}">${rich(row.text, { inline: true, media })}</th>${groups.map((g) => cells(g, row, values, multiColumn ? `${plain(g.text)}: ` : ''))}</tr>`;
   });
   return html`<table class="matrix"><thead>${head1}${head2}</thead><tbody>${body}</tbody></table>`;
 }
@@ -148,7 +157,9 @@ function matrix(
 function cells(group: Question, row: Choice, values: Record<string, string[]>, column: string): Html {
   const name = `${group.id}_${row.id}`;
   if (group.dropdown) {
-    return html`<td><select id="${idOf(name)}" name="${name}" aria-label="${plain(row.text)}: ${column.replace(/: $/, '') || 'answer'}"><option value="">Choose…</option>${group.answers.map(
+    // On phones the column's heading is hidden: its name shows beside the select (data-label).
+    const heading = column.replace(/: $/, '');
+    return html`<td data-label="${heading}"><select id="${idOf(name)}" name="${name}" aria-label="${plain(row.text)}: ${heading || 'answer'}"><option value="">Choose…</option>${group.answers.map(
       (a) =>
         html`<option value="${a.id}"${has(values[name], a.id) ? html` selected` : ''}>${plain(a.text)}</option>`,
     )}</select></td>`;
@@ -161,22 +172,34 @@ function cells(group: Question, row: Choice, values: Record<string, string[]>, c
   })}`;
 }
 
-function slider(question: Question, choice: Choice, values: Record<string, string[]>): Html {
+function slider(
+  question: Question,
+  choice: Choice,
+  values: Record<string, string[]>,
+  media: TextMedia,
+): Html {
   const { min, max, decimals } = question.slider ?? { min: 0, max: 100, decimals: 0 };
   const step = decimals > 0 ? String(10 ** -decimals) : '1';
   const name = `${question.id}_${choice.id}`;
   const id = idOf(name);
-  return html`<div class="field"><label for="${id}">${rich(choice.text, { inline: true })} <span class="visually-hidden">(${min} to ${max})</span></label>
+  return html`<div class="field"><label for="${id}">${rich(choice.text, { inline: true, media })} <span class="visually-hidden">(${min} to ${max})</span></label>
 <div class="slider"><input type="range" min="${min}" max="${max}" step="${step}" data-for="${id}" aria-hidden="true" tabindex="-1" hidden>
 <input type="number" id="${id}" name="${name}" min="${min}" max="${max}" step="${step}" value="${first(values[name])}"></div></div>`;
 }
 
-function rankItem(question: Question, item: Choice, count: number, values: Record<string, string[]>): Html {
+function rankItem(
+  question: Question,
+  item: Choice,
+  count: number,
+  values: Record<string, string[]>,
+  media: TextMedia,
+): Html {
   const name = `${question.id}_${item.id}`;
   const options = Array.from({ length: count }, (_, i) => String(i + 1));
   return labelled(
     name,
     item,
+    media,
     html`<select id="${idOf(name)}" name="${name}"><option value="">Rank…</option>${options.map(
       (n) => html`<option value="${n}"${has(values[name], n) ? html` selected` : ''}>${n}</option>`,
     )}</select>`,

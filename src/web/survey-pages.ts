@@ -5,8 +5,10 @@
 import type { PageView } from '../modules/engine/page-view.js';
 import { type Html, html, page, plain, rich } from './html.js';
 import { questionHtml } from './question-views.js';
+import type { TextMedia } from './rich-text.js';
 
-export function surveyPage(view: PageView): string {
+/** `media`: which images in the texts Fieldwork serves (rich-text.ts); without it, only paths here. */
+export function surveyPage(view: PageView, media: TextMedia = {}): string {
   const errors = view.questions.filter((q) => q.error);
   const errorSummary =
     errors.length > 0
@@ -32,7 +34,7 @@ ${errorSummary}
 <input type="hidden" name="_fw_session" value="${view.sessionId}">
 <input type="hidden" name="_fw_page" value="${view.pageKey}">${timing}
 ${requestedSummary}
-${view.questions.map(questionHtml)}
+${view.questions.map((question) => questionHtml(question, media))}
 <div class="buttons"><button type="submit" name="_fw_action" value="next">${view.nextLabel}</button>${back}</div>
 </form>`;
   return page({ title: titleOf(view.title, errors.length > 0), language: view.language, body });
@@ -50,7 +52,13 @@ function progress(value: number | undefined): Html {
  * once the response is recorded (a refresh, not a 303 answer to the form: the pages' form-action policy
  * would stop a form's redirect to another site), with a link for browsers that do not follow it.
  */
-export function endPage(title: string, message: string, language?: string, redirect?: string): string {
+export function endPage(
+  title: string,
+  message: string,
+  language?: string,
+  redirect?: string,
+  media: TextMedia = {},
+): string {
   if (redirect) {
     return page({
       title,
@@ -62,7 +70,7 @@ export function endPage(title: string, message: string, language?: string, redir
   return page({
     title,
     language,
-    body: html`<h1>${title}</h1><div class="end" role="status">${rich(message)}</div>`,
+    body: html`<h1>${title}</h1><div class="end" role="status">${rich(message, { media })}</div>`,
   });
 }
 

@@ -10,14 +10,14 @@ describe('the survey author’s markup', () => {
     expect(rich('<a href="javascript:alert(1)">link</a>').html).toBe('link');
   });
 
-  it('escapes text and keeps entities the author wrote', () => {
-    expect(rich('Tom & Jerry < 3 &nbsp;"quoted"').html).toBe(
-      'Tom &amp; Jerry &lt; 3 &nbsp;&quot;quoted&quot;',
-    );
+  it('escapes text and keeps the characters of entities the author wrote', () => {
+    expect(rich('Tom & Jerry < 3 &nbsp;"quoted"').html).toBe('Tom &amp; Jerry &lt; 3 \u00a0"quoted"');
   });
 
-  it('flattens block tags for places that take a line of text', () => {
-    expect(rich('<div>One</div><ul><li>Two</li></ul><br>', { inline: true }).html).toBe('One  Two  <br>');
+  it('turns block tags into spans shown as blocks for places that take a line of text', () => {
+    expect(rich('<div>One</div><ul><li>Two</li></ul><br>', { inline: true }).html).toBe(
+      '<span class="fw-block">One</span><span class="fw-block"><span class="fw-block">Two</span></span><br />',
+    );
   });
 
   it('escapes every interpolated value of a template and reads markup as plain text', () => {

@@ -6,12 +6,17 @@ import {
   type SurveyForTaking,
   surveyAvailability,
 } from '../surveys/survey-taking.service.js';
+import { parseState } from './session-state.js';
 import { type EngineSurvey, toEngineSurvey } from './survey-model.js';
+import { inLanguage } from './translations.js';
 
 export interface RunnableSurvey {
   taking: SurveyForTaking;
+  /** The survey in `language`: its texts in that language (translations.ts). */
   engine: EngineSurvey;
   availability: Availability;
+  /** The language the pages show and the response records (`UserLanguage`): the survey's until a session says. */
+  language: string;
 }
 
 // The engine's picture of a definition, built once per definition object. The surveys module hands out
@@ -31,22 +36,28 @@ export async function loadRunnableSurvey(
 ): Promise<RunnableSurvey | undefined> {
   const taking = await loadSurveyForTaking(db, surveyId, definitionVersion);
   if (!taking) return undefined;
-  return { taking, engine: engineOf(taking), availability: surveyAvailability(taking, now) };
+  const engine = engineOf(taking);
+  return { taking, engine, availability: surveyAvailability(taking, now), language: engine.language };
 }
 
 /**
- * The survey as a session runs it: the definition it started on, whatever was published since (issue 15);
- * `run` itself when that is the current one (or the session predates versions).
+ * The survey as a session runs it: the definition it started on, whatever was published since (issue 15),
+ * in the language the session chose at its start (a session from before translations: the survey's).
  */
 export async function runForSession(
   db: Queryable,
   run: RunnableSurvey,
-  session: { survey_version: number | null },
+  session: { survey_version: number | null; state: string },
   now: Date,
 ): Promise<RunnableSurvey> {
   const pinned = session.survey_version;
-  if (pinned === null || pinned === run.taking.definitionVersion) return run;
-  return (await loadRunnableSurvey(db, run.taking.surveyId, now, pinned)) ?? run;
+  const started =
+    pinned === null || pinned === run.taking.definitionVersion
+      ? run
+      : ((await loadRunnableSurvey(db, run.taking.surveyId, now, pinned)) ?? run);
+  const language = parseState(session.state).language ?? started.language;
+  if (language === started.language) return started;
+  return { ...started, engine: inLanguage(started.engine, language), language };
 }
 
 function engineOf(taking: SurveyForTaking): EngineSurvey {

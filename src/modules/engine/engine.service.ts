@@ -55,7 +55,7 @@ export type EndReason = 'complete' | 'quota' | 'already';
 
 export type Screen =
   | { kind: 'page'; view: PageView; status: number }
-  | { kind: 'end'; reason: EndReason; message?: string; title: string; redirect?: string }
+  | { kind: 'end'; reason: EndReason; message?: string; title: string; redirect?: string; language?: string }
   /** Go to the survey's link again (after a page was taken: the browser then GETs the next page). */
   | { kind: 'redirect' };
 
@@ -65,7 +65,7 @@ export const QUOTA_END_MESSAGE =
 
 const meta = (run: RunnableSurvey, sessionId: string, now = new Date()) => ({
   title: run.taking.name,
-  language: run.taking.definition.SurveyEntry.SurveyLanguage || 'EN',
+  language: run.language,
   sessionId,
   now,
 });
@@ -317,7 +317,7 @@ export function endScreen(run: RunnableSurvey, reason: EndReason, message?: stri
       : reason === 'already'
         ? 'You have already taken this survey. Your response has been recorded.'
         : (message ?? DEFAULT_END_MESSAGE);
-  return { kind: 'end', reason, message: text, title: run.taking.name };
+  return { kind: 'end', reason, message: text, title: run.taking.name, language: run.language };
 }
 
 /** A new session's state: a fresh seed, the embedded data the link gives, the first page. */

@@ -5,6 +5,7 @@ import { isSupportedQuestion } from '../surveys/definition/question-types.js';
 import { toDefaults } from './model-options.js';
 import { entries, type Json, num, str, truthy } from './qsf-reading.js';
 import type { Choice, Question, QuestionKind } from './survey-model.js';
+import { toTranslations } from './translations.js';
 
 export function toChoices(choices: Json, order: Json, recodes: Json): Choice[] {
   const byId = new Map(entries(choices));
@@ -122,6 +123,8 @@ export function toQuestion(payload: QsfQuestion): Question | undefined {
   if (kind === 'sbs') question.columns = sbsColumns(id, payload, question.choices);
   const defaults = toDefaults(id, kind, payload.DefaultChoices);
   if (defaults) question.defaults = defaults;
+  const translations = toTranslations(payload.Language);
+  if (translations) question.translations = translations;
   return question;
 }
 

@@ -13,6 +13,8 @@ export interface SessionState {
   /** The page last shown and when it was first shown (timing questions, stale submissions). */
   shownKey: string;
   shownAt: string;
+  /** The language chosen when the session started (languages.ts); absent: the survey's base language. */
+  language?: string;
 }
 
 export const parseState = (text: string): SessionState => fromJson<SessionState>(text);

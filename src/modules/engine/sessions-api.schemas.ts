@@ -13,7 +13,13 @@ const Answers = Type.Record(Type.String(), Type.Unknown(), {
 });
 
 export const CreateSessionSchema = Type.Object({
-  language: Type.Optional(Type.String({ maxLength: 20 })),
+  language: Type.Optional(
+    Type.String({
+      maxLength: 20,
+      description:
+        "One of the survey's languages, as the survey writes it (EN, DE, EN-GB, ZH-S; any case): the session's texts and UserLanguage. Default: the survey's base language.",
+    }),
+  ),
   embeddedData: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]))),
   recipient: Type.Optional(
     Type.Object({

@@ -11,6 +11,7 @@ import { recipientFieldsOf } from '../contacts/contacts.service.js';
 import { accessibleSurvey, surveyNotFound } from '../surveys/surveys.service.js';
 import { closeSession, currentScreen, type EngineDeps, type Screen, takePage } from './engine.service.js';
 import { loadRunnableSurvey, type RunnableSurvey } from './engine-survey.js';
+import { findLanguage } from './languages.js';
 import { givenFromQuery, newSession, type SessionRow, type Visitor } from './sessions.service.js';
 import * as store from './sessions.store.js';
 import { formOfAnswers } from './sessions-api.answers.js';
@@ -61,6 +62,12 @@ export async function createSession(
 ): Promise<WireSession> {
   const run = await surveyRun(deps, principal, surveyId);
   requireTakingResponses(run);
+  // The session runs in the language asked for, one of the survey's; none asked: the survey's own.
+  if (input.language !== undefined && !findLanguage(run.engine.languages, input.language))
+    throw ApiError.invalid(
+      'language',
+      `must be one of the survey's languages (${run.engine.languages.join(', ')})`,
+    );
   const recipientId = input.recipient?.contactId ?? input.recipient?.recipientId;
   if (recipientId && !(await recipientFieldsOf(deps.db, principal, recipientId)))
     throw ApiError.invalid('recipient.contactId', 'is not a contact of this organization');
@@ -71,6 +78,7 @@ export async function createSession(
   const { row } = await newSession(deps, run, {
     given: givenFromQuery(run, embedded),
     visitor,
+    language: input.language,
     ...(recipientId ? { recipientId } : {}),
   });
   return answer(deps, principal, row, await currentScreen(deps, run, row));

@@ -11,6 +11,7 @@ import { hashSecret, sameHash } from '../../secret-hash.js';
 import { embeddedFieldsOf } from '../surveys/definition/qsf.js';
 import { initialState } from './engine.service.js';
 import type { RunnableSurvey } from './engine-survey.js';
+import { chooseLanguage } from './languages.js';
 import { serializeState } from './session-state.js';
 import type { LinkTokenRow, OpenSessionFilter, SessionRow } from './sessions.store.js';
 import * as store from './sessions.store.js';
@@ -20,6 +21,8 @@ export type { OpenSessionFilter, SessionRow };
 export interface Visitor {
   ip: string;
   userAgent: string | null;
+  /** The browser's `Accept-Language` header: a new session's language when the link names none. */
+  acceptLanguage?: string | null;
 }
 
 export interface SessionKey {
@@ -67,6 +70,8 @@ export async function newSession(
     visitor: Visitor;
     link?: LinkTokenRow;
     recipientId?: string;
+    /** The language asked for (`Q_Language`, the sessions API's `language`); unknown: the survey's. */
+    language?: string | undefined;
     /** What the session is started for, told to the completion hook when it completes (a 360 evaluator). */
     startedFor?: string;
   },
@@ -79,7 +84,7 @@ export async function newSession(
     survey_id: run.taking.surveyId,
     secret_hash: hashSecret(key.secret),
     status: 'open',
-    state: serializeState(initialState(run, options.given, now)),
+    state: serializeState({ ...initialState(run, options.given, now), language: languageOf(run, options) }),
     link_token_hash: options.link?.token_hash ?? null,
     recipient_id: options.link?.contact_id ?? options.recipientId ?? null,
     distribution_id: options.link?.distribution_id ?? null,
@@ -95,6 +100,10 @@ export async function newSession(
   await store.insertSession(deps.db, row);
   return { row, key };
 }
+
+/** The language a new session runs in (languages.ts): asked for, else the browser's best, else the survey's. */
+const languageOf = (run: RunnableSurvey, options: { visitor: Visitor; language?: string | undefined }) =>
+  chooseLanguage(run.engine, { requested: options.language, acceptLanguage: options.visitor.acceptLanguage });
 
 export interface IndividualLink {
   token: string;

@@ -14,10 +14,12 @@ import {
   questionsOf,
   quotasOf,
 } from '../surveys/definition/qsf.js';
+import { normaliseLanguageCode } from './languages.js';
 import { type BlockLoop, toBlockLoop } from './loops.js';
 import { hasOwnEnding, toBlockRandomization, toEnding } from './model-options.js';
 import { entries, type Json, num, str, truthy } from './qsf-reading.js';
 import { toQuestion } from './question-model.js';
+import { translatedLanguages } from './translations.js';
 
 export type QuestionKind =
   | 'mc-single'
@@ -85,6 +87,17 @@ export interface Question {
   validation?: { numeric?: { min?: number; max?: number } };
   /** Default answers (`DefaultChoices`) as form fields, texts with piped text still in them. */
   defaults?: Record<string, string[]>;
+  /** Its texts in other languages (QSF `Language`), by language code (translations.ts). */
+  translations?: Record<string, QuestionTranslation>;
+}
+
+/** A question's texts in one language; a text it lacks is shown in the survey's base language. */
+export interface QuestionTranslation {
+  text?: string;
+  /** Choice, row and item texts by choice id. */
+  choices?: Record<string, string>;
+  /** Scale point (matrix column) texts by answer id. */
+  answers?: Record<string, string>;
 }
 
 export interface Block {
@@ -147,6 +160,10 @@ export interface Quota {
 export interface EngineSurvey {
   id: string;
   name: string;
+  /** The base language (`SurveyEntry.SurveyLanguage`): the questions' own texts. */
+  language: string;
+  /** Every language a session may run in: the base first, then the survey's translations. */
+  languages: string[];
   questions: Map<string, Question>;
   blocks: Map<string, Block>;
   flow: FlowNode[];
@@ -170,9 +187,12 @@ export function toEngineSurvey(surveyId: string, doc: QsfDocument): EngineSurvey
   }
   const blocks = new Map<string, Block>();
   for (const block of blocksOf(doc)) blocks.set(block.ID, toBlock(block));
+  const language = normaliseLanguageCode(str(doc.SurveyEntry.SurveyLanguage) || 'EN');
   return {
     id: surveyId,
     name: str(doc.SurveyEntry.SurveyName, surveyId),
+    language,
+    languages: surveyLanguages(language, options.AvailableLanguages, questions.values()),
     questions,
     blocks,
     flow: toFlow(flowOf(doc)),
@@ -184,6 +204,16 @@ export function toEngineSurvey(surveyId: string, doc: QsfDocument): EngineSurvey
     backLabel: cleanLabel(options.PreviousButton, 'Back'),
     quotas: quotasOf(doc).map(toQuota),
   };
+}
+
+/**
+ * The base language, the survey options' `AvailableLanguages` and every language a question is translated
+ * to: real files list only some of their translations there (the customer-service template lists EN alone).
+ */
+function surveyLanguages(base: string, available: Json, questions: Iterable<Question>): string[] {
+  const listed = entries(available).map(([code, value]) => (Array.isArray(available) ? str(value) : code));
+  const codes = [...listed.filter(Boolean).map(normaliseLanguageCode), ...translatedLanguages(questions)];
+  return [...new Set([base, ...codes])];
 }
 
 function cleanLabel(value: unknown, fallback: string): string {

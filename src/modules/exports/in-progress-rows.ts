@@ -44,7 +44,7 @@ export function sessionRow(survey: Survey, session: SessionRow): ExportRow {
     recordedDate: isoSeconds(last),
     _recordId: session.id,
     distributionChannel: session.link_token_hash ? 'email' : 'anonymous',
-    userLanguage: run.taking.definition.SurveyEntry.SurveyLanguage || 'EN',
+    userLanguage: state.language ?? run.language,
     ...withDerivedAnswers(survey.keys, answers),
     ...walked.embedded,
   };

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { isoSeconds } from '../../clock.js';
+import type { Scope } from '../../db/scope.js';
 import type { Deps } from '../../deps.js';
 import { BlobNotFoundError } from '../../files/blob-store.js';
 import { ApiError } from '../../http/errors.js';
@@ -16,6 +17,20 @@ import { CONTENT_TYPES } from './image-format.js';
  */
 export function graphicUrl(baseUrl: string, graphic: { id: string }): string {
   return `${baseUrl.replace(/\/+$/, '')}/graphics/${graphic.id}`;
+}
+
+/**
+ * The public URLs of those of `graphicIds` that are graphics of the organisation: a survey page shows
+ * them where its texts name the graphic by its Qualtrics URL (an imported survey). Others' are left out.
+ */
+export async function graphicUrlsOf(
+  deps: Deps,
+  scope: Scope,
+  graphicIds: string[],
+  baseUrl: string,
+): Promise<Map<string, string>> {
+  const found = await store.listGraphicIds(deps.db, scope, graphicIds);
+  return new Map(found.map((id) => [id, graphicUrl(baseUrl, { id })]));
 }
 
 /** Every graphic's bytes live in the BlobStore under its organisation. */

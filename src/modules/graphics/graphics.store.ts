@@ -22,6 +22,18 @@ export function findGraphicById(db: Queryable, graphicId: string): Promise<Graph
   return db.selectFrom('graphics').selectAll().where('id', '=', graphicId).executeTakeFirst();
 }
 
+/** Which of `graphicIds` are graphics of the organisation (a page's texts name them). */
+export async function listGraphicIds(db: Queryable, scope: Scope, graphicIds: string[]): Promise<string[]> {
+  if (graphicIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('graphics')
+    .select('id')
+    .where('organization_id', '=', scope.organizationId)
+    .where('id', 'in', graphicIds)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
 export async function insertGraphic(db: Queryable, row: Insertable<GraphicsTable>): Promise<void> {
   await db.insertInto('graphics').values(row).execute();
 }

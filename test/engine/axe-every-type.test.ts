@@ -1,0 +1,215 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.service.js';
+import { buildTestApp, type TestApp } from '../helpers/test-app.js';
+import { type Finding, seriousViolations } from './axe.js';
+import { importSurvey, launchBrowser, listenOnLoopback, next, unlabelledControls } from './engine-helpers.js';
+import { everyTypeSurvey } from './every-type-survey.js';
+
+/**
+ * Issue 14 part 4: every page of a survey holding every question type the engine draws passes axe-core
+ * with no serious or critical violation, at a desktop and a phone width; a page is answered with the
+ * keyboard alone; at 390 px nothing scrolls sideways and every label is on the screen; the favicon.
+ */
+
+let t: TestApp;
+let base: string;
+let browser: Browser;
+let org: BootstrapResult;
+let surveyId: string;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  base = await listenOnLoopback(t);
+  browser = await launchBrowser();
+  org = await t.newOrganization();
+});
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+/** Every page of the survey, empty pages posted first (errors, the request), then answered. */
+async function walkEveryPage(page: Page, check: (name: string) => Promise<void>): Promise<void> {
+  await page.goto(`${base}/jfe/form/${surveyId}`);
+  await check('page 1');
+  await next(page);
+  await check('page 1 with errors');
+  await page.getByRole('radio', { name: 'Apple' }).check();
+  await next(page);
+  await check('page 2');
+  await next(page);
+  await check('page 2 with errors');
+  await page.getByLabel('How old are you?').fill('42');
+  await next(page);
+  await check('page 3');
+  await next(page);
+  await check('page 3 asking about the unanswered question');
+  await page.getByRole('button', { name: 'Continue without answering' }).click();
+  await page.waitForSelector('.end');
+  await check('end of survey');
+}
+
+/** Horizontal scrolling, and labels, legends and row headings not (wholly) on the screen. */
+function offScreen(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const problems: string[] = [];
+    if (document.documentElement.scrollWidth > window.innerWidth) problems.push('the page scrolls sideways');
+    for (const el of document.querySelectorAll('form label, form legend, form th[scope=row], .descriptive')) {
+      const box = el.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0 || box.left < 0 || box.right > window.innerWidth)
+        problems.push(`${el.tagName.toLowerCase()} "${el.textContent?.trim()}" is not on the screen`);
+    }
+    return problems;
+  });
+}
+
+describe('every question type, accessible', () => {
+  beforeAll(async () => {
+    surveyId = await importSurvey(t, org.apiToken, JSON.stringify(everyTypeSurvey()));
+  });
+
+  it.each([
+    ['desktop', 1280, 800],
+    ['phone', 390, 844],
+  ])('axe-core finds no serious or critical violation on any page (%s)', async (_, width, height) => {
+    const context = await browser.newContext({ viewport: { width, height } });
+    context.setDefaultTimeout(10_000);
+    const findings: Record<string, Finding[]> = {};
+    try {
+      const page = await context.newPage();
+      await walkEveryPage(page, async (name) => {
+        findings[name] = await seriousViolations(page);
+      });
+    } finally {
+      await context.close();
+    }
+    expect(Object.keys(findings)).toHaveLength(7);
+    expect(findings).toEqual(Object.fromEntries(Object.keys(findings).map((name) => [name, []])));
+  });
+
+  it('at 390 px wide, no page scrolls sideways and every label is on the screen', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true });
+    context.setDefaultTimeout(10_000);
+    const problems: Record<string, string[]> = {};
+    try {
+      const page = await context.newPage();
+      await walkEveryPage(page, async (name) => {
+        problems[name] = [...(await offScreen(page)), ...(await unlabelledControls(page))];
+        if (name === 'page 2') {
+          // The check sees a label pushed off the screen.
+          const wide = await page.evaluate(() => {
+            const label = document.querySelector('form label') as HTMLElement;
+            label.style.marginLeft = '400px';
+            return label.textContent;
+          });
+          expect(await offScreen(page)).toContain(`label "${wide}" is not on the screen`);
+        }
+      });
+    } finally {
+      await context.close();
+    }
+    expect(Object.keys(problems)).toHaveLength(7);
+    expect(problems).toEqual(Object.fromEntries(Object.keys(problems).map((name) => [name, []])));
+  });
+
+  it('sees a serious violation when a page has one', async () => {
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${base}/jfe/form/${surveyId}`);
+      await page.evaluate(() => {
+        document.querySelector('form')?.append(document.createElement('input'));
+      });
+      expect((await seriousViolations(page)).map((finding) => finding.rule)).toContain('label');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('is answered and finished with the keyboard alone', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    context.setDefaultTimeout(10_000);
+    try {
+      const page = await context.newPage();
+      const focused = () =>
+        page.evaluate(() => {
+          const el = document.activeElement as HTMLInputElement;
+          return `${el.tagName.toLowerCase()} ${el.tagName === 'BUTTON' || !el.name ? el.textContent : el.name}`;
+        });
+      const press = async (...keys: string[]) => {
+        for (const key of keys) await page.keyboard.press(key);
+      };
+      const submitWith = (key: string) => Promise.all([page.waitForNavigation(), page.keyboard.press(key)]);
+      await page.goto(`${base}/jfe/form/${surveyId}`);
+
+      await press('Tab');
+      expect(await focused()).toBe('a terms'); // the link in the descriptive text
+      await press('Tab', 'ArrowDown'); // QID2: the arrow moves to "Pear" and selects it
+      expect(await focused()).toBe('input QID2');
+      await press('Tab', 'Tab', 'Space'); // past "Other"'s text box; QID3 "Yes"
+      await press('Tab', 'Space', 'Tab', 'Tab', 'Tab'); // QID4 "Red", then on to the select
+      expect(await focused()).toBe('select QID5');
+      await press('ArrowDown'); // "Small"
+      await press('Tab', ...Array<string>(9).fill('ArrowRight')); // QID6: from 0 to 9
+      await press('Tab');
+      expect(await focused()).toBe('button Next');
+      await submitWith('Enter');
+
+      await press('Tab');
+      expect(await focused()).toBe('input QID7_TEXT');
+      await page.keyboard.type('42');
+      await submitWith('Enter'); // Enter in a text box sends the page with Next
+
+      await press('Tab');
+      await page.keyboard.type('7'); // the slider's number box
+      await submitWith('Enter');
+      // Asked once about the requested question: the summary has the focus, its button comes next.
+      expect(await page.evaluate(() => document.activeElement?.className)).toBe('summary requested');
+      await press('Tab');
+      expect(await focused()).toBe('button Continue without answering');
+      await submitWith('Space');
+      expect(await page.locator('.end').textContent()).toBeTruthy();
+    } finally {
+      await context.close();
+    }
+    const response = await t.database.db
+      .selectFrom('responses')
+      .select('values')
+      .where('survey_id', '=', surveyId)
+      .orderBy('recorded_date', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(response.values)).toMatchObject({
+      QID2: 2,
+      QID3: 1,
+      QID4_1: 1,
+      QID5: 1,
+      QID6: 10,
+      QID7_TEXT: '42',
+      QID15_1: 7,
+    });
+  });
+});
+
+describe('the favicon', () => {
+  it('is served at /favicon.ico, linked from the pages and shown by the browser', async () => {
+    const icon = await t.app.inject({ method: 'GET', url: '/favicon.ico' });
+    expect(icon.statusCode).toBe(200);
+    expect(icon.headers['content-type']).toBe('image/x-icon');
+    expect([...icon.rawPayload.subarray(0, 4)]).toEqual([0, 0, 1, 0]);
+    const page = await browser.newPage();
+    try {
+      // Every page links it: here the "survey not found" page.
+      await page.goto(`${base}/jfe/form/SV_000000000000000`);
+      expect(await page.locator('link[rel=icon]').getAttribute('href')).toBe('/favicon.ico');
+      const size = await page.evaluate(async () => {
+        const image = new Image();
+        image.src = (document.querySelector('link[rel=icon]') as HTMLLinkElement).href;
+        await image.decode();
+        return [image.naturalWidth, image.naturalHeight];
+      });
+      expect(size).toEqual([32, 32]);
+    } finally {
+      await page.close();
+    }
+  });
+});
