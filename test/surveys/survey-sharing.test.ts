@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JobWorker } from '../../src/jobs/job-runner.js';
 import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.service.js';
+import { startExportWorker, unzip, waitForExport } from '../exports/exports-helpers.js';
 import { createUserWithToken } from '../helpers/factories.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import { importSmallSurvey } from './survey-helpers.js';
@@ -32,12 +34,16 @@ beforeAll(async () => {
   grouped = await createUserWithToken(t, org.apiToken);
   surveyId = await importSmallSurvey(t, owner.token);
   const posted = await t.call(owner.token, 'POST', `/API/v3/surveys/${surveyId}/responses`, {
-    values: { QID1: 10 },
+    values: { QID1: 10, ipAddress: '203.0.113.9' },
   });
   expect(posted.status).toBe(200);
   responseId = posted.body.result.responseId;
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await worker?.stop();
+  await t.close();
+});
+let worker: JobWorker | undefined;
 
 describe('POST /v3/surveys/{surveyId}/permissions/collaborations', () => {
   it('shares with a user: the survey is listed and readable, with its responses', async () => {
@@ -247,5 +253,57 @@ describe('POST /v3/surveys/{surveyId}/permissions/collaborations', () => {
     const across = await share(owner.token, other.userId, { result: { viewSurveyResults: true } });
     expect(across.status).toBe(400);
     expect((await t.call(other.apiToken, 'GET', `/API/v3/surveys/${surveyId}`)).status).toBe(404);
+  });
+});
+
+describe('result.viewPersonalData', () => {
+  /** Exports the survey as csv with the caller's token and answers the csv's first line (the column names). */
+  async function exportedHeader(token: string): Promise<string[]> {
+    worker ??= startExportWorker(t);
+    const base = `/API/v3/surveys/${surveyId}/export-responses`;
+    const started = await t.call(token, 'POST', base, { format: 'csv', compress: false });
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    const url = `${base}/${started.body.result.progressId}`;
+    const { last } = await waitForExport(t, token, url);
+    expect(last.body.result.status).toBe('complete');
+    const file = await t.app.inject({ method: 'GET', url: `${url}/file`, headers: { 'x-api-token': token } });
+    expect(file.statusCode).toBe(200);
+    const text = file.headers['content-type']?.toString().includes('zip')
+      ? ([...(await unzip(file.rawPayload)).values()][0]?.toString('utf8') ?? '')
+      : file.body;
+    return (text.replace(/^\uFEFF/, '').split(/\r?\n/)[0] ?? '').split(',');
+  }
+
+  it('without it, a response reads and exports without the IP address and contact details', async () => {
+    const viewer = await createUserWithToken(t, org.apiToken);
+    await share(owner.token, viewer.userId, {
+      result: { viewSurveyResults: true, downloadSurveyResults: true },
+    });
+    const url = `/API/v3/surveys/${surveyId}/responses/${responseId}`;
+    const asOwner = (await t.call(owner.token, 'GET', url)).body.result;
+    expect(asOwner.values.ipAddress).toBe('203.0.113.9');
+    const asViewer = (await t.call(viewer.token, 'GET', url)).body.result;
+    expect(asViewer.values.QID1).toBe(10);
+    expect(asViewer.values).not.toHaveProperty('ipAddress');
+    expect(asViewer.displayedFields).not.toContain('ipAddress');
+    const personal = [
+      'IPAddress',
+      'RecipientLastName',
+      'RecipientFirstName',
+      'RecipientEmail',
+      'ExternalReference',
+      'LocationLatitude',
+      'LocationLongitude',
+    ];
+    const ownerHeader = await exportedHeader(owner.token);
+    expect(ownerHeader).toEqual(expect.arrayContaining(personal));
+    // The same columns, in the same order, less the personal ones.
+    expect(await exportedHeader(viewer.token)).toEqual(ownerHeader.filter((c) => !personal.includes(c)));
+
+    await share(owner.token, viewer.userId, {
+      result: { viewSurveyResults: true, downloadSurveyResults: true, viewPersonalData: true },
+    });
+    expect((await t.call(viewer.token, 'GET', url)).body.result.values.ipAddress).toBe('203.0.113.9');
+    expect(await exportedHeader(viewer.token)).toContain('IPAddress');
   });
 });

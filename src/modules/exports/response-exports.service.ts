@@ -7,16 +7,18 @@ import type { Principal } from '../../http/principal.js';
 import { jobBlobKey } from '../../jobs/job-files.js';
 import { enqueueJob, getJob, type JobView, notifyJobQueued } from '../../jobs/jobs.service.js';
 import type { QsfDocument } from '../surveys/definition/qsf.js';
+import { PERSONAL_DATA_KEYS } from '../surveys/survey-permissions.js';
 import {
   accessibleSurvey,
   findSurveyHeaderInScope,
   requireSurveyAccess,
+  surveyGrants,
 } from '../surveys/surveys.service.js';
 import { newContinuationSecret, resumePoint, tokenOf } from './continuation.js';
 import { columnOptionsOf } from './export-columns.js';
 import { isExpired } from './export-expiry.job.js';
 import { checkExportRequest, type ExportOptionsRequest } from './export-request.js';
-import { checkColumnSelection } from './export-selection.js';
+import { checkColumnSelection, SURVEY_METADATA_IDS } from './export-selection.js';
 import { exportFileName } from './formats/export-archive.js';
 import { type ExportPayload, type ExportProgress, RESPONSE_EXPORT_JOB } from './response-export.job.js';
 
@@ -35,7 +37,12 @@ export async function startExport(
 ): Promise<string> {
   const { format, from, to, options } = checkExportRequest(request);
   const survey = await accessibleSurvey(deps.db, principal, surveyId, 'result.downloadSurveyResults');
-  const selection = checkColumnSelection(fromJson<QsfDocument>(survey.definition), request);
+  const asked = checkColumnSelection(fromJson<QsfDocument>(survey.definition), request);
+  // A collaborator without result.viewPersonalData exports without the personal-data columns.
+  const personalData = await surveyGrants(deps.db, principal, survey, 'result.viewPersonalData');
+  const selection = personalData
+    ? asked
+    : { ...asked, surveyMetadataIds: notPersonal(asked.surveyMetadataIds) };
   const token = request.continuationToken;
   const afterSeq = token === undefined ? undefined : await resumePoint(deps, principal, surveyId, token);
   // A continued export offers the next token unless told not to.
@@ -143,3 +150,6 @@ export async function exportFile(
     contentType: job.result.contentType,
   };
 }
+
+const notPersonal = (ids: readonly string[] = SURVEY_METADATA_IDS) =>
+  ids.filter((id) => !PERSONAL_DATA_KEYS.includes(id));

@@ -3,6 +3,7 @@ import { fromJson } from '../../db/json.js';
 import type { Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
 import { done, Envelope, MetaOnlySchema, ok } from '../../http/envelope.js';
+import { PERSONAL_DATA_KEYS, withoutPersonalData } from '../surveys/survey-permissions.js';
 import * as service from './responses.service.js';
 import type { ResponseRow } from './responses.store.js';
 import { registerUpdateResponsesRoutes } from './update-responses.routes.js';
@@ -52,16 +53,22 @@ const LegacyDeleteResponseQuery = Type.Object({
   decrementQuotas: Type.Optional(Type.Boolean({ default: false })),
 });
 
+/** The response as read; without `personalData` (result.viewPersonalData) its personal values are left out. */
 export function presentResponse(
   row: ResponseRow,
   surveyVersionId: string | null,
+  personalData: boolean,
 ): Static<typeof ResponseSchema> {
+  const shown = <T>(values: Record<string, T>) => (personalData ? values : withoutPersonalData(values));
+  const displayedFields = fromJson<string[]>(row.displayed_fields);
   return {
     responseId: row.id,
-    values: fromJson(row.values),
-    labels: fromJson(row.labels),
-    displayedFields: fromJson(row.displayed_fields),
-    displayedValues: fromJson(row.displayed_values),
+    values: shown(fromJson(row.values)),
+    labels: shown(fromJson(row.labels)),
+    displayedFields: personalData
+      ? displayedFields
+      : displayedFields.filter((key) => !PERSONAL_DATA_KEYS.includes(key)),
+    displayedValues: shown(fromJson(row.displayed_values)),
     surveyVersionId,
   };
 }
@@ -80,13 +87,13 @@ export function registerGetResponseRoute(app: App, deps: Deps): void {
     },
     async (request) => {
       const { surveyId, responseId } = request.params;
-      const { row, surveyVersionId } = await service.getResponse(
+      const { row, surveyVersionId, personalData } = await service.getResponse(
         deps,
         request.principal,
         surveyId,
         responseId,
       );
-      return ok(request, presentResponse(row, surveyVersionId));
+      return ok(request, presentResponse(row, surveyVersionId, personalData));
     },
   );
 }

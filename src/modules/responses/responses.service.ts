@@ -20,7 +20,7 @@ import {
   moveResponseCounts,
   surveyForResponses,
 } from '../surveys/survey-responses.service.js';
-import { requireSurveyAccess } from '../surveys/surveys.service.js';
+import { requireSurveyAccess, surveyGrants } from '../surveys/surveys.service.js';
 import { checkAnswer } from './check-answer.js';
 import { recordForSurvey } from './record-response.js';
 import * as store from './responses.store.js';
@@ -163,7 +163,12 @@ export async function getResponse(deps: Deps, principal: Principal, surveyId: st
     responseId,
     'result.viewSurveyResults',
   );
-  return { row, surveyVersionId: row.survey_version === null ? null : survey.publishedVersionId };
+  const surveyRow = { id: surveyId, owner_id: survey.ownerId };
+  return {
+    row,
+    surveyVersionId: row.survey_version === null ? null : survey.publishedVersionId,
+    personalData: await surveyGrants(deps.db, principal, surveyRow, 'result.viewPersonalData'),
+  };
 }
 
 export interface ResponseUpdate {

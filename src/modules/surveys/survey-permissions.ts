@@ -98,3 +98,22 @@ export function grants(set: PermissionSet, need: SurveyNeed): boolean {
   const [group, flag] = need.split('.') as [PermissionGroup, string];
   return (set[group] as Record<string, boolean>)[flag] === true;
 }
+
+/**
+ * What `result.viewPersonalData` guards: the respondent's address, location and contact details. A
+ * collaborator without it reads responses and exports without these values and columns.
+ */
+export const PERSONAL_DATA_KEYS: readonly string[] = [
+  'ipAddress',
+  'locationLatitude',
+  'locationLongitude',
+  'recipientEmail',
+  'recipientFirstName',
+  'recipientLastName',
+  'externalDataReference',
+];
+
+/** A response's values (or labels) without the personal-data keys. */
+export function withoutPersonalData<T>(values: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.entries(values).filter(([key]) => !PERSONAL_DATA_KEYS.includes(key)));
+}

@@ -13,7 +13,13 @@ import { type QsfDocument, quotasOf } from './definition/qsf.js';
 import { type ImportedQsf, importQsf } from './qsf-import.js';
 import { checkQsfShape } from './qsf-limits.js';
 import { qsfFromV3Record } from './survey-from-v3.js';
-import { grants, type PermissionSet, type SurveyNeed, unionOf } from './survey-permissions.js';
+import {
+  grants,
+  type PermissionSet,
+  type SurveyNeed,
+  type SurveyPermission,
+  unionOf,
+} from './survey-permissions.js';
 import { responseCountsOf, settleRecordings } from './survey-responses.service.js';
 import * as sharing from './survey-sharing.store.js';
 import * as store from './surveys.store.js';
@@ -47,10 +53,9 @@ export async function requireSurveyAccess(
   row: { id: string; owner_id: string },
   need: Need | readonly Need[],
 ): Promise<void> {
-  if (isBrandAdmin(principal) || row.owner_id === principal.userId) return;
-  const shares = await sharing.sharesWith(db, principal, row.id, await recipientIdsOf(db, principal));
-  if (shares.length === 0) throw surveyNotFound(row.id);
-  const granted = unionOf(shares.map((share) => fromJson<PermissionSet>(share.permissions)));
+  const granted = await accessOf(db, principal, row);
+  if (granted === 'all') return;
+  if (granted === undefined) throw surveyNotFound(row.id);
   for (const one of typeof need === 'string' ? [need] : need) {
     if (one === 'own') throw ApiError.forbidden();
     if (!grants(granted, one))
@@ -59,6 +64,32 @@ export async function requireSurveyAccess(
 }
 
 type Need = SurveyNeed | 'own';
+
+/** Everything (an administrator, the owner), the permissions of the caller's shares, or nothing. */
+async function accessOf(
+  db: Queryable,
+  principal: Principal,
+  row: { id: string; owner_id: string },
+): Promise<'all' | PermissionSet | undefined> {
+  if (isBrandAdmin(principal) || row.owner_id === principal.userId) return 'all';
+  const shares = await sharing.sharesWith(db, principal, row.id, await recipientIdsOf(db, principal));
+  if (shares.length === 0) return undefined;
+  return unionOf(shares.map((share) => fromJson<PermissionSet>(share.permissions)));
+}
+
+/**
+ * Has the caller this permission on a survey it may already act on? For what a permission trims rather
+ * than refuses (`result.viewPersonalData`: responses and exports without the personal data).
+ */
+export async function surveyGrants(
+  db: Queryable,
+  principal: Principal,
+  row: { id: string; owner_id: string },
+  permission: SurveyPermission,
+): Promise<boolean> {
+  const granted = await accessOf(db, principal, row);
+  return granted === 'all' || (granted !== undefined && grants(granted, permission));
+}
 
 /** The ids a survey may be shared with to reach this user: the user's and the user's groups'. */
 export async function recipientIdsOf(db: Queryable, principal: Principal): Promise<string[]> {
