@@ -32,6 +32,7 @@ import { DISTRIBUTION_JOB, distributionJob } from './modules/distributions/distr
 import { registerDistributionRoutes } from './modules/distributions/distributions.routes.js';
 import { registerMailLinkRoutes } from './modules/distributions/mail-links.routes.js';
 import { registerSessionApiRoutes } from './modules/engine/sessions-api.routes.js';
+import { registerUploadedFileRoutes } from './modules/engine/uploaded-files.routes.js';
 import { registerEventSubscriptionRoutes } from './modules/eventsubscriptions/eventsubscriptions.routes.js';
 import { sealStoredSharedKeys } from './modules/eventsubscriptions/eventsubscriptions.service.js';
 import { RESPONSE_EXPORT_EXPIRY_JOB, responseExportExpiryJob } from './modules/exports/export-expiry.job.js';
@@ -204,6 +205,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       registerResponseRoutes(api, deps);
       // Sessions through the API run the browser's engine, with its completion hook (issue 15).
       registerSessionApiRoutes(api, { ...deps, onSessionCompleted: evaluationFinished });
+      registerUploadedFileRoutes(api, deps);
       registerResponseExportRoutes(api, deps);
       registerResponseImportRoutes(api, deps);
       registerDistributionRoutes(api, deps);

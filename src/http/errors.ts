@@ -68,6 +68,7 @@ export const ERROR_CODES = {
   FW_RSP_1: { status: 404, meaning: 'Response not found (in that survey).' },
   FW_RSP_2: { status: 409, meaning: 'The survey session has already been recorded as a response.' },
   FW_RSP_3: { status: 404, meaning: 'Response update job not found (in that survey).' },
+  FW_RSP_4: { status: 404, meaning: 'Uploaded file not found (in that response).' },
   FW_EXP_1: { status: 404, meaning: 'Response export not found, or its file expired (export again).' },
   FW_EXP_2: {
     status: 409,

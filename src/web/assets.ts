@@ -30,10 +30,23 @@ textarea{min-height:8rem}
 .slider{display:flex;align-items:center;gap:.75rem;flex-wrap:wrap}
 .slider input[type=range]{flex:1 1 12rem}
 .slider input[type=number]{width:6rem}
+.slider.bar input[type=range]{height:1.5rem;accent-color:#1d4ed8}
+.stars{display:flex;flex-wrap:wrap;gap:.5rem}
+.star{display:flex;align-items:center;gap:.25rem;min-height:2.75rem}
+.star span[aria-hidden]{color:#8a5a00;font-size:1.25rem}
+.na{margin-top:.25rem}
+.hint{font-size:.875rem;color:#444;margin:.25rem 0}
+.signature canvas{display:block;width:100%;max-width:600px;height:auto;aspect-ratio:3/1;border:1px solid #6b7280;border-radius:.375rem;touch-action:none;background:#fff}
+.signature .field{margin-top:.5rem}
 table.matrix{border-collapse:collapse;width:100%}
 table.matrix th,table.matrix td{padding:.5rem;text-align:center;border-bottom:1px solid #e1e4e8}
 table.matrix th[scope=row]{text-align:left;font-weight:400}
 table.matrix input{width:1.25rem;height:1.25rem}
+table.matrix td.text-cell input,table.matrix td.text-cell textarea{width:100%;min-width:6rem;height:auto;min-height:0}
+.cs-item input{width:8rem}
+.cs-total{font-weight:600}
+.pgr-item{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;padding:.5rem;border:1px solid #c9ced6;border-radius:.375rem;margin-bottom:.5rem}
+.pgr-name{flex:1 1 100%;font-weight:600}
 [hidden]{display:none!important}
 .visually-hidden{position:absolute!important;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}
 .error{color:#b00020;font-weight:600;margin:.25rem 0 .5rem}
@@ -82,6 +95,38 @@ export const SCRIPT = `
     last = s;
     count += 1;
   });
+  // A signature: drawn with a pointer, or a typed name written on the canvas.
+  function signaturePad(pad) {
+    var canvas = pad.querySelector('canvas');
+    var ctx = canvas.getContext('2d');
+    var drawing = false;
+    ctx.lineWidth = 3; ctx.lineCap = 'round'; ctx.strokeStyle = '#1b1b1b';
+    function point(e) {
+      var box = canvas.getBoundingClientRect();
+      return [(e.clientX - box.left) * canvas.width / box.width, (e.clientY - box.top) * canvas.height / box.height];
+    }
+    canvas.addEventListener('pointerdown', function (e) {
+      drawing = true; pad.fwSigned = true;
+      var p = point(e); ctx.beginPath(); ctx.moveTo(p[0], p[1]);
+      canvas.setPointerCapture(e.pointerId);
+    });
+    canvas.addEventListener('pointermove', function (e) {
+      if (!drawing) return;
+      var p = point(e); ctx.lineTo(p[0], p[1]); ctx.stroke();
+    });
+    canvas.addEventListener('pointerup', function () { drawing = false; });
+    var typed = pad.querySelector('[data-sign-as]');
+    typed.addEventListener('input', function () {
+      ctx.clearRect(0, 0, canvas.width, canvas.height);
+      ctx.font = 'italic 48px serif'; ctx.fillStyle = '#1b1b1b';
+      ctx.fillText(typed.value, 20, 120);
+      pad.fwSigned = typed.value !== '';
+    });
+    pad.querySelector('[data-clear]').addEventListener('click', function () {
+      ctx.clearRect(0, 0, canvas.width, canvas.height);
+      typed.value = ''; pad.fwSigned = false;
+    });
+  }
   document.addEventListener('DOMContentLoaded', function () {
     var summary = document.querySelector('.summary');
     if (summary) summary.focus();
@@ -100,6 +145,16 @@ export const SCRIPT = `
           if (other !== box) other.checked = false;
         });
       });
+    });
+    // Constant sum: the total follows the number boxes.
+    document.querySelectorAll('output[data-cs-total]').forEach(function (out) {
+      var boxes = document.querySelectorAll('input[data-cs="' + out.getAttribute('data-cs-total') + '"]');
+      function sum() {
+        var total = 0;
+        boxes.forEach(function (box) { total += Number(box.value) || 0; });
+        out.textContent = String(Math.round(total * 1e6) / 1e6);
+      }
+      boxes.forEach(function (box) { box.addEventListener('input', sum); });
     });
     var form = document.querySelector('form.page');
     if (!form) return;
@@ -153,7 +208,12 @@ export const SCRIPT = `
       set('_fw_first_click', first === null ? '0' : first);
       set('_fw_last_click', last === null ? '0' : last);
       set('_fw_click_count', String(count));
+      set('_fw_resolution', window.screen.width + 'x' + window.screen.height);
+      form.querySelectorAll('[data-signature]').forEach(function (pad) {
+        if (pad.fwSigned) document.getElementById(pad.getAttribute('data-signature')).value = pad.querySelector('canvas').toDataURL('image/png');
+      });
     });
+    form.querySelectorAll('[data-signature]').forEach(signaturePad);
   });
 })();
 `;

@@ -5,11 +5,13 @@
  * browser is sent to the link again (POST, redirect, GET), so a reload shows the current page and never
  * posts twice. Errors here are HTML pages with the right status, not the API's JSON envelope.
  */
+import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.js';
 import type { FormFields } from '../modules/engine/answers.js';
 import { currentScreen, type EngineDeps, type Screen, takePage } from '../modules/engine/engine.service.js';
 import { loadRunnableSurvey, type RunnableSurvey } from '../modules/engine/engine-survey.js';
+import { DEFAULT_UPLOAD_BYTES } from '../modules/engine/question-model-input.js';
 import {
   findSession,
   formatSessionKey,
@@ -24,6 +26,7 @@ import {
 import { SCRIPT, STYLESHEET } from './assets.js';
 import { FAVICON } from './favicon.js';
 import { pageMedia } from './page-media.js';
+import { readMultipartPage, withUploads } from './page-uploads.js';
 import { endPage, messagePage, surveyPage } from './survey-pages.js';
 
 const SECURITY_HEADERS = {
@@ -65,6 +68,10 @@ export async function registerEngineRoutes(app: FastifyInstance, deps: EngineDep
         { parseAs: 'string', bodyLimit: 1024 * 1024 },
         (_request, body, done) => done(null, parseForm(String(body))),
       );
+      // Pages with a file question post multipart/form-data (page-uploads.ts sets each file's own limit).
+      await web.register(multipart, {
+        limits: { fileSize: DEFAULT_UPLOAD_BYTES + 1, files: 20, fields: 2000, fieldSize: 1024 * 1024 },
+      });
       web.setErrorHandler((error, request, reply) => {
         const status = (error as { statusCode?: number }).statusCode ?? 500;
         if (status >= 500) request.log.error({ err: error }, 'survey page failed');
@@ -240,9 +247,15 @@ async function submit(
   const { surveyId } = request.params;
   const run = await openSurvey(deps, surveyId, reply);
   if (!run) return reply;
-  const form = request.body && typeof request.body === 'object' ? request.body : {};
   const session = await findSession(deps.db, surveyId, cookieKey(request, surveyId));
-  if (!session || form._fw_session?.[0] !== session.id) {
+  const place = { organizationId: run.taking.organizationId, sessionId: session?.id ?? '' };
+  const questions = run.engine.questions;
+  // A page with a file question posts multipart: its files are stored as they arrive (page-uploads.ts).
+  const { form: posted, uploads } =
+    session && request.isMultipart()
+      ? await readMultipartPage(deps, request, place, questions)
+      : { form: request.body && typeof request.body === 'object' ? request.body : {}, uploads: undefined };
+  if (!session || posted._fw_session?.[0] !== session.id) {
     return html(
       reply,
       400,
@@ -252,6 +265,7 @@ async function submit(
       ),
     );
   }
+  const form = await withUploads(deps, place, questions, posted, uploads);
   return render(deps, request, reply, run, await takePage(deps, run, session, form, visitorOf(request)));
 }
 

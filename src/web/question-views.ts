@@ -8,6 +8,8 @@ import type { QuestionView } from '../modules/engine/page-view.js';
 import type { Choice, Question } from '../modules/engine/survey-model.js';
 import { type Html, html, plain, rich } from './html.js';
 import type { TextMedia } from './rich-text.js';
+import { fileQuestion, signatureQuestion, sliderQuestion } from './views/input-views.js';
+import { constantSum, pickGroupRank, textCells } from './views/matrix-types.js';
 
 const has = (values: string[] | undefined, value: string) => values?.includes(value) ?? false;
 const first = (values: string[] | undefined) => values?.[0] ?? '';
@@ -19,7 +21,7 @@ export function questionHtml(view: QuestionView, media: TextMedia = {}): Html {
   const inPage = inPageAttributes(view);
   if (question.kind === 'descriptive')
     return html`<div class="descriptive" id="q-${question.id}"${inPage.attributes}>${inPage.marker}${rich(view.text, { media })}</div>`;
-  if (question.kind === 'timing') return html``;
+  if (question.kind === 'timing' || question.kind === 'meta') return html``;
   const errorId = `err-${question.id}`;
   const message = view.error ?? (view.requested ? 'This question is not answered.' : undefined);
   const error = message ? html`<p class="error" id="${errorId}">${message}</p>` : html``;
@@ -73,6 +75,7 @@ function body(view: QuestionView, media: TextMedia): Html {
       return html`${choices.map((c) => labelled(`${question.id}_${c.id}`, c, media, html`<input type="text" id="${idOf(`${question.id}_${c.id}`)}" name="${question.id}_${c.id}" value="${first(values[`${question.id}_${c.id}`])}">`))}`;
     case 'matrix-single':
     case 'matrix-multi':
+    case 'matrix-text':
       return matrix(question, [question], choices, values, media);
     case 'sbs':
       return matrix(
@@ -83,9 +86,17 @@ function body(view: QuestionView, media: TextMedia): Html {
         media,
       );
     case 'slider':
-      return html`${choices.map((c) => slider(question, c, values, media))}`;
+      return sliderQuestion(question, choices, values, media);
+    case 'file':
+      return fileQuestion(question, values);
+    case 'signature':
+      return signatureQuestion(question, values);
     case 'rank':
       return html`${choices.map((c) => rankItem(question, c, choices.length, values, media))}`;
+    case 'constant-sum':
+      return constantSum(question, choices, values, media);
+    case 'pgr':
+      return pickGroupRank(question, choices, values, media);
     default:
       return html``;
   }
@@ -164,27 +175,13 @@ function cells(group: Question, row: Choice, values: Record<string, string[]>, c
         html`<option value="${a.id}"${has(values[name], a.id) ? html` selected` : ''}>${plain(a.text)}</option>`,
     )}</select></td>`;
   }
+  if (group.kind === 'matrix-text') return textCells(group, row, values, column);
   const type = group.kind === 'matrix-multi' ? 'checkbox' : 'radio';
   return html`${group.answers.map((a) => {
     const label = plain(a.text);
     const checked = has(values[name], a.id) ? html` checked` : '';
     return html`<td data-label="${label}"><input type="${type}" id="${idOf(`${name}-${a.id}`)}" name="${name}" value="${a.id}"${checked} aria-label="${plain(row.text)}: ${column}${label}"></td>`;
   })}`;
-}
-
-function slider(
-  question: Question,
-  choice: Choice,
-  values: Record<string, string[]>,
-  media: TextMedia,
-): Html {
-  const { min, max, decimals } = question.slider ?? { min: 0, max: 100, decimals: 0 };
-  const step = decimals > 0 ? String(10 ** -decimals) : '1';
-  const name = `${question.id}_${choice.id}`;
-  const id = idOf(name);
-  return html`<div class="field"><label for="${id}">${rich(choice.text, { inline: true, media })} <span class="visually-hidden">(${min} to ${max})</span></label>
-<div class="slider"><input type="range" min="${min}" max="${max}" step="${step}" data-for="${id}" aria-hidden="true" tabindex="-1" hidden>
-<input type="number" id="${id}" name="${name}" min="${min}" max="${max}" step="${step}" value="${first(values[name])}"></div></div>`;
 }
 
 function rankItem(

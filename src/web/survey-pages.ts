@@ -25,14 +25,18 @@ export function surveyPage(view: PageView, media: TextMedia = {}): string {
   const timing = view.questions.some((q) => q.question.kind === 'timing')
     ? html`<input type="hidden" name="_fw_first_click" value="0"><input type="hidden" name="_fw_last_click" value="0"><input type="hidden" name="_fw_click_count" value="0">`
     : '';
+  const kinds = new Set(view.questions.map((q) => q.question.kind));
+  // Meta info: the screen's resolution, which only the browser knows (the page's script fills it in).
+  const meta = kinds.has('meta') ? html`<input type="hidden" name="_fw_resolution" value="">` : '';
+  const enctype = kinds.has('file') ? html` enctype="multipart/form-data"` : '';
   const back = view.canGoBack
     ? html`<button type="submit" name="_fw_action" value="back" class="secondary">${view.backLabel}</button>`
     : '';
   const body = html`<h1>${view.title}</h1>${progress(view.progress)}
-<form class="page" method="post" action="/jfe/form/${view.surveyId}" novalidate>
+<form class="page" method="post" action="/jfe/form/${view.surveyId}"${enctype} novalidate>
 ${errorSummary}
 <input type="hidden" name="_fw_session" value="${view.sessionId}">
-<input type="hidden" name="_fw_page" value="${view.pageKey}">${timing}
+<input type="hidden" name="_fw_page" value="${view.pageKey}">${timing}${meta}
 ${requestedSummary}
 ${view.questions.map((question) => questionHtml(question, media))}
 <div class="buttons"><button type="submit" name="_fw_action" value="next">${view.nextLabel}</button>${back}</div>

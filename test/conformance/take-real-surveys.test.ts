@@ -58,16 +58,22 @@ async function answerPage(page: Page): Promise<string[]> {
   const selects = await page.$$eval('select', (els) =>
     els.map((e) => ({
       id: e.id,
-      rank: e.querySelector('option')?.textContent === 'Rank…',
+      // A rank order's selects, and a pick-group-rank item's rank within its group.
+      rank: e.querySelector('option')?.textContent === 'Rank…' || e.id.endsWith('_RANK'),
       n: e.options.length,
     })),
   );
   const rankCounters = new Map<string, number>();
   for (const select of selects) {
+    if (!select.rank) {
+      await page.locator(`#${select.id}`).selectOption({ index: 1 });
+      continue;
+    }
+    // Ranks count per question (a pick-group-rank question's group selects are no ranks).
     const question = select.id.replace(/^f-/, '').split('_')[0] ?? '';
     const next = (rankCounters.get(question) ?? 0) + 1;
     rankCounters.set(question, next);
-    await page.locator(`#${select.id}`).selectOption({ index: select.rank ? next : 1 });
+    await page.locator(`#${select.id}`).selectOption({ index: next });
   }
   for (const input of await page.locator('input[type=number]').all()) {
     await input.fill((await input.getAttribute('min')) ?? '0');

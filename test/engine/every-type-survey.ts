@@ -1,4 +1,5 @@
 import { block, blockFlow, qsf, question } from './qsf-builder.js';
+import { matrixTypesForEveryType } from './types-matrix-survey.js';
 
 /**
  * A survey with one question of every type the engine draws (docs/engine.md, "Question types"), over
@@ -8,6 +9,9 @@ import { block, blockFlow, qsf, question } from './qsf-builder.js';
  */
 export function everyTypeSurvey() {
   const scale = ['Poor', 'Fair', 'Good'];
+  // Issue 14 part 2: matrix text entry, side-by-side with text and dropdown columns, constant sum,
+  // pick-group-rank (on the last page, not forced).
+  const matrixTypes = matrixTypesForEveryType();
   const questions = [
     question('QID1', {
       type: 'DB',
@@ -138,6 +142,7 @@ export function everyTypeSurvey() {
     }),
     question('QID18', { type: 'Timing', selector: 'PageTimer', text: 'Timing' }),
     question('QID19', { type: 'TE', selector: 'SL', text: 'Any comments?', force: 'RequestResponse' }),
+    ...matrixTypes.questions,
   ];
   const items = [
     'QID1',
@@ -161,6 +166,7 @@ export function everyTypeSurvey() {
     'QID17',
     'QID18',
     'QID19',
+    ...matrixTypes.ids,
   ];
   return qsf({
     blocks: [block('BL_every00000000001', items)],

@@ -47,8 +47,9 @@ const DOC = qsf({
       Looping: 'Static',
       LoopingOptions: {
         Static: Object.fromEntries(Object.entries(FRUIT).map(([id, [a, b]]) => [id, { 1: a, 2: b }])),
-        Randomization: 'All',
-        PresentN: 3,
+        // "Present only 3 of the loops" as the real files write it (docs/engine.md "Loop & merge").
+        Randomization: 'Subset',
+        TotalRandSubset: 3,
       },
     }),
     block('BL_2', ['QID3'], {

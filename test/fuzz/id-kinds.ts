@@ -37,6 +37,8 @@ export const ID_KINDS = [
   'subject',
   'evaluator',
   'session',
+  'recipient',
+  'uploadedFile',
 ] as const;
 
 export type IdKind = (typeof ID_KINDS)[number];
@@ -63,7 +65,7 @@ export function kindOfParam(path: string, name: string): IdKind {
       if (path.includes('update-responses')) return 'responseUpdate';
       return path.includes('import-responses') ? 'responseImport' : 'exportProgress';
     case 'fileId':
-      return 'exportFile';
+      return path.includes('uploaded-files') ? 'uploadedFile' : 'exportFile';
     case 'clientId':
       return 'oauthClient';
     default:

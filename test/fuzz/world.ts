@@ -4,12 +4,14 @@ import type { Config } from '../../src/config.js';
 import { JobRegistry, JobWorker } from '../../src/jobs/job-runner.js';
 import { contactImportJob } from '../../src/modules/contacts/contact-import.job.js';
 import { CONTACT_IMPORT_JOB } from '../../src/modules/contacts/contact-imports.service.js';
+import { saveResponseFile } from '../../src/modules/engine/uploads.js';
 import { RESPONSE_EXPORT_JOB, responseExportJob } from '../../src/modules/exports/response-export.job.js';
 import { responseImportJob } from '../../src/modules/responseimports/response-import.job.js';
 import { RESPONSE_IMPORT_JOB } from '../../src/modules/responseimports/response-imports.service.js';
 import { responseUpdateJob } from '../../src/modules/responses/update-responses.job.js';
 import { RESPONSE_UPDATE_JOB } from '../../src/modules/responses/update-responses.service.js';
 import { png } from '../graphics/images.js';
+import { responseRow } from '../helpers/factories.js';
 import type { ApiResponse, TestApp } from '../helpers/test-app.js';
 import { multipartBody, SMALL_QSF } from '../surveys/survey-helpers.js';
 import type { IdKind } from './id-kinds.js';
@@ -185,18 +187,51 @@ async function seedSurvey(s: Seeding): Promise<{ ids: Ids; exportCsv: string }> 
     language: 'EN',
   });
   if (session.status !== 201) throw new Error(`seeding: a survey session answered ${session.status}`);
+  // The survey shared with a group of the organisation (issue 15 part 5): a collaboration's recipient.
+  const group = await s.call('POST', '/API/v3/groups', { name: `Fuzz collaborators ${randomInt(1e9)}` });
+  await s.call('POST', `/API/v3/surveys/${survey.id}/permissions/collaborations`, {
+    recipientId: group.id,
+    permissions: { result: { viewSurveyResults: true } },
+  });
+  const uploaded = await seedUploadedFile(s, survey.id);
   const ids = {
     ...parts,
     survey: [survey.id],
-    response: [response.responseId],
+    response: [response.responseId, uploaded.responseId],
     legacyExport: [legacyExport.id],
     exportProgress: [progress.progressId],
     exportFile: [fileId],
     responseImport: [responseImport.id],
     responseUpdate: [responseUpdate.progressId],
     session: [session.body.result.sessionId],
+    recipient: [group.id],
+    uploadedFile: [uploaded.fileId],
   };
   return { ids, exportCsv: file.raw.body };
+}
+
+/**
+ * A respondent's uploaded file (issue 14): the file in the BlobStore, as the pages' upload stores it, and
+ * a response that names it. Written directly, as no API call takes a file (the pages' multipart upload is
+ * browser-tested in test/engine/types-input.test.ts).
+ */
+async function seedUploadedFile(s: Seeding, surveyId: string) {
+  const deps = { db: s.t.database.db, clock: s.t.clock, config: s.config, blobs: s.t.app.blobs };
+  const sessionId = `FS_fuzz${randomInt(1e8, 1e9)}`;
+  const place = { organizationId: s.brandId, sessionId };
+  const file = await saveResponseFile(deps, place, [Buffer.from('a respondent file')], 1024);
+  const responseId = `R_fuzz${randomInt(1e8, 1e9)}`;
+  const at = new Date().toISOString();
+  const values = { QID9_FILE_ID: file.id, QID9_FILE_NAME: 'fuzz.txt', QID9_FILE_SIZE: file.size };
+  await s.t.database.db
+    .insertInto('responses')
+    .values(
+      responseRow({ id: responseId, organizationId: s.brandId, surveyId, seq: 1_000_000, at }, values, {
+        session_id: sessionId,
+      }),
+    )
+    .execute();
+  return { responseId, fileId: file.id };
 }
 
 /**

@@ -20,6 +20,7 @@ import * as surveyVersions from './0018-survey-versions.js';
 import * as responseVersion from './0019-response-version.js';
 import * as sessionStartedFor from './0020-session-started-for.js';
 import * as surveyCollaborations from './0021-survey-collaborations.js';
+import * as presentationCounts from './0022-presentation-counts.js';
 
 /** Every migration, in order. Listed in code (not read from disk) so the built CLI carries them. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '0019-response-version': responseVersion,
   '0020-session-started-for': sessionStartedFor,
   '0021-survey-collaborations': surveyCollaborations,
+  '0022-presentation-counts': presentationCounts,
 };

@@ -5,8 +5,17 @@
  * response.ts turns them into the response's value keys.
  */
 import { plainText as plain } from '../surveys/definition/value-keys.js';
+import { isAnsweredInput, readSliderInput, readUpload } from './answers-input.js';
+import {
+  cellNames,
+  isAnsweredMatrixLike,
+  readConstantSum,
+  readPickGroupRank,
+  readTextMatrix,
+} from './answers-matrix.js';
 import type { Answers } from './flow.js';
 import type { Choice, Question } from './survey-model.js';
+import { textProblem } from './text-validation.js';
 
 export type FormFields = Record<string, string[]>;
 export type QuestionFields = Record<string, string[]>;
@@ -54,10 +63,20 @@ const EVERY_ROW = new Set(['matrix-single', 'matrix-multi', 'sbs', 'form', 'slid
 
 export function isAnswered(question: Question, fields: QuestionFields, choices: Choice[]): boolean {
   if (question.kind === 'descriptive' || question.kind === 'timing') return true;
+  const input = isAnsweredInput(question, fields, choices);
+  if (input !== undefined) return input;
+  const matrixLike = isAnsweredMatrixLike(question, fields, choices);
+  if (matrixLike !== undefined) return matrixLike;
   const filled = (key: string) => (fields[key] ?? []).some((v) => v !== '');
   if (question.kind === 'sbs') {
     const columns = question.columns.filter((c) => c.kind !== 'unsupported');
-    return choices.every((row) => columns.every((column) => filled(`${column.id}_${row.id}`)));
+    return choices.every((row) =>
+      columns.every((column) =>
+        column.kind === 'matrix-text'
+          ? cellNames(column, column.id, [row]).every(filled)
+          : filled(`${column.id}_${row.id}`),
+      ),
+    );
   }
   if (EVERY_ROW.has(question.kind)) return choices.every((row) => filled(`${question.id}_${row.id}`));
   return Object.keys(fields).some(filled);
@@ -92,9 +111,18 @@ function readQuestion(question: Question, form: FormFields, choices: Choice[]): 
     case 'sbs':
       return readSideBySide(question, form, choices);
     case 'slider':
-      return readSlider(question, form, choices);
+      return readSliderInput(question, form, choices);
+    case 'file':
+    case 'signature':
+      return readUpload(question, form);
     case 'rank':
       return readRank(question, form, choices);
+    case 'matrix-text':
+      return readTextMatrix(question, question.id, form, choices);
+    case 'constant-sum':
+      return readConstantSum(question, form, choices);
+    case 'pgr':
+      return readPickGroupRank(question, form, choices);
     default:
       return { fields: {} };
   }
@@ -144,7 +172,11 @@ function readText(question: Question, form: FormFields): Read {
       return { fields, error: `Please enter a number${range}.` };
     }
   }
-  return { fields };
+  const problem =
+    value === undefined || !question.validation?.text
+      ? undefined
+      : textProblem(question.validation.text, value);
+  return problem ? { fields, error: problem } : { fields };
 }
 
 /** One row per choice; a single-answer row takes one scale point, a multi-answer row several. */
@@ -166,24 +198,12 @@ function readSideBySide(question: Question, form: FormFields, rows: Choice[]): R
   const fields: QuestionFields = {};
   for (const column of question.columns) {
     if (column.kind === 'unsupported') continue;
-    const read = readMatrix(column, column.id, form, rows);
+    const read =
+      column.kind === 'matrix-text'
+        ? readTextMatrix(column, column.id, form, rows)
+        : readMatrix(column, column.id, form, rows);
     if (read.error) return read;
     Object.assign(fields, read.fields);
-  }
-  return { fields };
-}
-
-function readSlider(question: Question, form: FormFields, choices: Choice[]): Read {
-  const { min, max } = question.slider ?? { min: 0, max: 100 };
-  const fields: QuestionFields = {};
-  for (const choice of choices) {
-    const key = `${question.id}_${choice.id}`;
-    const raw = first(form, key).trim();
-    if (raw === '') continue;
-    const value = Number(raw);
-    if (!Number.isFinite(value) || value < min || value > max)
-      return { fields: {}, error: `Choose a value between ${min} and ${max}.` };
-    fields[key] = [String(value)];
   }
   return { fields };
 }

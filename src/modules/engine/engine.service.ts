@@ -18,9 +18,11 @@ import { fullQuotasMatching } from '../surveys/survey-taking.service.js';
 import { type FormFields, readPage } from './answers.js';
 import { DEFAULT_END_MESSAGE, endingShown } from './ending.js';
 import { type RunnableSurvey, runForSession } from './engine-survey.js';
+import { countPresentations } from './even-presentation.js';
 import { type Walk, walk } from './flow.js';
 import { inPageHolds, revealedOf } from './in-page.js';
 import { loopAnswerKey } from './loops.js';
+import { metaAnswers } from './meta-info.js';
 import { type PageMessages, type PageView, pageView } from './page-view.js';
 import { displayOrders, responseAnswers } from './response.js';
 import { parseState, type SessionState, serializeState } from './session-state.js';
@@ -147,7 +149,11 @@ export async function takePage(
   }
 
   // A loop's answers are kept per loop (`<loop>_<QID>`).
-  const taken = { ...reading.answers, ...timingAnswers(questions, form, state, now) };
+  const taken = {
+    ...reading.answers,
+    ...timingAnswers(questions, form, state, now),
+    ...metaAnswers(questions, form, visitor.userAgent),
+  };
   for (const [id, fields] of Object.entries(taken))
     state.answers[page.loop ? loopAnswerKey(page.loop.id, id) : id] = fields;
   state.position += 1;
@@ -298,6 +304,7 @@ async function recordAndClose(
       },
       run.taking.definitionVersion,
     );
+    await countPresentations(trx, scope, run.engine, run.taking.surveyId, walked);
     const completion = {
       organizationId: scope.organizationId,
       surveyId: run.taking.surveyId,
@@ -320,8 +327,16 @@ export function endScreen(run: RunnableSurvey, reason: EndReason, message?: stri
   return { kind: 'end', reason, message: text, title: run.taking.name, language: run.language };
 }
 
-/** A new session's state: a fresh seed, the embedded data the link gives, the first page. */
-export function initialState(run: RunnableSurvey, given: Record<string, string>, now: Date): SessionState {
+/**
+ * A new session's state: a fresh seed, the embedded data the link gives, the items of "evenly present"
+ * elements it is given (even-presentation.ts), the first page.
+ */
+export function initialState(
+  run: RunnableSurvey,
+  given: Record<string, string>,
+  now: Date,
+  evenly?: Record<string, string[]>,
+): SessionState {
   const state: SessionState = {
     seed: randomInt(0, 2 ** 31 - 1),
     given,
@@ -329,6 +344,7 @@ export function initialState(run: RunnableSurvey, given: Record<string, string>,
     position: 0,
     shownKey: '',
     shownAt: now.toISOString(),
+    ...(evenly ? { evenly } : {}),
   };
   return moveTo(state, walk(run.engine, state), now);
 }

@@ -45,7 +45,22 @@ export interface EngineLinkTokensTable {
   expires_at: string | null;
 }
 
+/**
+ * "Evenly present" (migration 0022): how often an item (a question, a block randomizer's child) of an
+ * evenly presented element (a block, a randomizer) was presented in the survey's recorded responses.
+ */
+export interface EnginePresentationCountsTable {
+  organization_id: string;
+  survey_id: string;
+  /** The block id or the randomizer's flow id. */
+  element_id: string;
+  /** The question id or the child's flow id. */
+  item_id: string;
+  presented: number;
+}
+
 export interface EngineTables {
   engine_sessions: EngineSessionsTable;
   engine_link_tokens: EngineLinkTokensTable;
+  engine_presentation_counts: EnginePresentationCountsTable;
 }

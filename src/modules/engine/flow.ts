@@ -6,7 +6,7 @@
  * and seed always give the same path.
  */
 import { evaluateLogic, type LogicFacts, parseLocator } from '../surveys/definition/logic.js';
-import { type Loop, loopAnswerKey, loopsOf } from './loops.js';
+import { answersInLoop, type Loop, loopAnswerKey, loopsOf } from './loops.js';
 import { pipeText } from './piping.js';
 import { randomFor, shuffled } from './random.js';
 import { SessionFacts } from './session-facts.js';
@@ -21,6 +21,11 @@ export interface WalkInput {
   given: Record<string, string>;
   /** Date pipes in embedded data set by the flow (default: now). */
   now?: Date;
+  /**
+   * "Evenly present" elements (a block's question subset, a block randomizer's subset): what the session
+   * was given when it started, least presented first (even-presentation.ts), by block or flow id.
+   */
+  evenly?: Record<string, string[]>;
 }
 
 export interface Page {
@@ -46,24 +51,29 @@ export interface Walk {
   displayed: Set<string>;
   /** What the response records, in order: question ids, and `<loop>_<QID>` for a loop's questions. */
   shown: string[];
+  /** What the path presented of each randomizer and randomized block: flow ids, question ids. */
+  presented: Map<string, string[]>;
 }
 
 /** Questions the engine can show; the rest are passed over (the import lists them in its notice). */
 export const isRunnable = (question: Question | undefined): question is Question =>
   question !== undefined && question.kind !== 'unsupported';
 
-const WITHOUT_CHOICES = new Set(['text', 'essay', 'descriptive', 'timing']);
+const WITHOUT_CHOICES = new Set(['text', 'essay', 'descriptive', 'timing', 'meta', 'file', 'signature']);
 
 class Walker {
   readonly pages: Page[] = [];
   readonly displayed = new Set<string>();
   readonly shown: string[] = [];
+  readonly presented = new Map<string, string[]>();
   readonly embedded: Record<string, string>;
   ended = false;
   ending: Ending;
   /** A block listed again in the flow is shown once, where it first comes (as the real platform does). */
   private readonly blocksRun = new Set<string>();
-  readonly facts: LogicFacts;
+  /** The facts logic reads: the session's, or inside a loop the loop's (its answers, its fields). */
+  facts: LogicFacts;
+  private readonly sessionFacts: LogicFacts;
 
   constructor(
     private readonly survey: EngineSurvey,
@@ -72,6 +82,7 @@ class Walker {
     this.embedded = { ...input.given };
     this.ending = survey.ending;
     this.facts = factsFor(survey, input.answers, this.displayed, this.embedded, input.seed);
+    this.sessionFacts = this.facts;
   }
 
   run(nodes: FlowNode[]): void {
@@ -106,7 +117,17 @@ class Walker {
         return;
       case 'randomizer': {
         const order = shuffled(node.flow, randomFor(this.input.seed, node.id));
-        this.run(node.subset > 0 ? order.slice(0, node.subset) : order);
+        const given = node.even ? this.input.evenly?.[node.id] : undefined;
+        const picked = given
+          ? given.flatMap((id) => node.flow.filter((child) => child.id === id))
+          : node.subset > 0
+            ? order.slice(0, node.subset)
+            : order;
+        this.presented.set(
+          node.id,
+          picked.map((child) => child.id),
+        );
+        this.run(picked);
         return;
       }
       case 'group':
@@ -123,13 +144,24 @@ class Walker {
     const block = this.survey.blocks.get(blockId);
     if (!block || this.blocksRun.has(blockId)) return;
     this.blocksRun.add(blockId);
-    const pages = blockPages(block, this.input.seed);
+    const pages = blockPages(block, this.input.seed, this.input.evenly?.[blockId]);
     if (!block.loop) {
       this.runPages(blockId, pages);
       return;
     }
     for (const loop of loopsOf(this.survey, blockId, block.loop, this.facts, this.input.seed)) {
+      // Logic inside the loop reads this loop's answers and merge fields.
+      const { survey, input } = this;
+      this.facts = factsFor(
+        survey,
+        answersInLoop(input.answers, loop.id),
+        this.displayed,
+        this.embedded,
+        input.seed,
+        loop,
+      );
       this.runPages(blockId, pages, loop);
+      this.facts = this.sessionFacts;
       if (this.ended) return;
     }
   }
@@ -152,6 +184,8 @@ class Walker {
       };
       this.pages.push(page);
       for (const id of questionIds) this.displayed.add(id);
+      if (this.survey.blocks.get(blockId)?.randomizeQuestions)
+        this.presented.set(blockId, [...(this.presented.get(blockId) ?? []), ...questionIds]);
       this.shown.push(...pageEntries(page));
       const skip = this.skipAfter(questionIds);
       if (skip === 'ENDOFSURVEY') {
@@ -208,7 +242,7 @@ function skipExpression(locator: string, condition: string) {
  * a subset, or an advanced template of fixed questions and random slots) cut into pages of `perPage`.
  * Seeded by the session and the block, so a reload shows the same order.
  */
-export function blockPages(block: Block, seed: number): string[][] {
+export function blockPages(block: Block, seed: number, evenly?: string[]): string[][] {
   const settings = block.randomizeQuestions;
   if (!settings) return block.pages;
   const random = randomFor(seed, block.id);
@@ -226,6 +260,12 @@ export function blockPages(block: Block, seed: number): string[][] {
     order.push(...shuffledAll);
     const skip = new Set(hidden);
     order = order.filter((id) => !skip.has(id));
+  } else if (settings.even && evenly) {
+    // "Evenly present": the subset the session was given when it started, in random order.
+    order = shuffled(
+      evenly.filter((id) => all.includes(id)),
+      random,
+    );
   } else {
     order = shuffled(all, random);
     if (settings.subset && settings.subset > 0) order = order.slice(0, settings.subset);
@@ -252,6 +292,7 @@ export function walk(survey: EngineSurvey, input: WalkInput): Walk {
     embedded: walker.embedded,
     displayed: walker.displayed,
     shown: walker.shown,
+    presented: walker.presented,
   };
 }
 
@@ -299,9 +340,27 @@ export function factsFor(
   displayed: ReadonlySet<string>,
   embedded: Record<string, string>,
   seed: number,
+  loop?: Loop,
 ): LogicFacts {
-  const facts: LogicFacts = new SessionFacts(survey, answers, displayed, embedded, (question, choiceId) =>
-    visibleChoices(survey, question, facts, seed).some((c) => c.id === choiceId),
+  const facts: LogicFacts = new SessionFacts(
+    survey,
+    answers,
+    displayed,
+    embedded,
+    (question, choiceId) => visibleChoices(survey, question, facts, seed).some((c) => c.id === choiceId),
+    loop,
   );
   return facts;
+}
+
+/** The facts of one page: in a loop, that loop's answers and merge fields (as the walk read them). */
+export function pageFacts(
+  survey: EngineSurvey,
+  answers: Answers,
+  walked: Walk,
+  page: Page,
+  seed: number,
+): LogicFacts {
+  const own = page.loop ? answersInLoop(answers, page.loop.id) : answers;
+  return factsFor(survey, own, walked.displayed, page.embedded, seed, page.loop);
 }

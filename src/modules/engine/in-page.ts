@@ -7,7 +7,7 @@
  */
 import { evaluateLogic } from '../surveys/definition/logic.js';
 import type { FormFields } from './answers.js';
-import { type Answers, factsFor, type Page, type Walk } from './flow.js';
+import { type Answers, type Page, pageFacts, type Walk } from './flow.js';
 import type { EngineSurvey, Question } from './survey-model.js';
 
 /**
@@ -52,7 +52,8 @@ export function inPageHolds(
   page: Page,
   seed: number,
 ): boolean {
-  const facts = factsFor(survey, answers, walked.displayed, page.embedded, seed);
+  // In a loop, the condition reads this loop's answers (loops.ts).
+  const facts = pageFacts(survey, answers, walked, page, seed);
   return question.displayLogic !== undefined && evaluateLogic(question.displayLogic, facts);
 }
 

@@ -45,10 +45,10 @@ export function toBlockLoop(options: Json): BlockLoop | undefined {
   const locator = /^q:\/\/(QID\d+)\/ChoiceGroup\/(SelectedChoices|DisplayedChoices|NotSelectedChoices)$/.exec(
     str(settings.Locator ?? settings.ChoiceGroupLocator),
   );
+  // The real files write `Randomization: None | All | Subset`, a subset with `TotalRandSubset` beside it
+  // ("present only N of the loops", in random order): docs/engine.md "Loop & merge".
   const randomization = str(settings.Randomization);
-  const present = Number(
-    settings.PresentN ?? settings.RandomSubset ?? settings.TotalRandSubset ?? settings.NumberOfLoops ?? 0,
-  );
+  const present = randomization === 'Subset' ? Number(settings.TotalRandSubset ?? 0) : 0;
   return {
     rows,
     ...(looping === 'Question' && locator?.[1] && locator[2]
@@ -94,3 +94,19 @@ export function loopsOf(
 
 /** The session's answers of a question in a loop. */
 export const loopAnswerKey = (loopId: string, questionId: string) => `${loopId}_${questionId}`;
+
+/**
+ * The answers as logic inside a loop reads them: this loop's answers (`<loop>_QID3`) as the question's own
+ * (`QID3`), beside the answers outside loops. An answer given under the question's own id (the page being
+ * posted) stays; another loop's answers are not seen.
+ */
+export function answersInLoop<T>(answers: Record<string, T>, loopId: string): Record<string, T> {
+  const prefix = `${loopId}_`;
+  const out = { ...answers };
+  for (const [key, value] of Object.entries(answers)) {
+    const questionId = key.slice(prefix.length);
+    if (key.startsWith(prefix) && /^QID[^_]+$/.test(questionId) && !(questionId in answers))
+      out[questionId] = value;
+  }
+  return out;
+}

@@ -58,7 +58,11 @@ export function toBlockRandomization(kind: string, settings: Json): BlockRandomi
     case 'RandomWithXPerPage':
       return { perPage };
     case 'RandomWithOnlyX':
-      return { perPage, subset: num(settings.TotalRandSubset, 0) };
+      return {
+        perPage,
+        subset: num(settings.TotalRandSubset, 0),
+        ...(truthy(settings.EvenPresentation) ? { even: true } : {}),
+      };
     case 'Advanced':
       if (!advanced || typeof advanced !== 'object') return { perPage };
       return {

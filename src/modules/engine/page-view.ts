@@ -5,7 +5,7 @@
 
 import { escapeHtml } from '../../escape-html.js';
 import type { QuestionFields } from './answers.js';
-import { factsFor, shownAnswers, visibleChoices, type Walk } from './flow.js';
+import { pageFacts, shownAnswers, visibleChoices, type Walk } from './flow.js';
 import { type ClientCondition, clientCondition } from './in-page.js';
 import { loopAnswerKey } from './loops.js';
 import { type PipeContext, pipeText } from './piping.js';
@@ -58,8 +58,9 @@ export function pageView(
 ): PageView | undefined {
   const page = walked.pages[state.position];
   if (!page) return undefined;
-  // Piped text shows the embedded data as set when the flow reached this page, not as set later.
-  const facts = factsFor(survey, state.answers, walked.displayed, page.embedded, state.seed);
+  // Piped text shows the embedded data as set when the flow reached this page, not as set later; in a
+  // loop, this loop's answers.
+  const facts = pageFacts(survey, state.answers, walked, page, state.seed);
   const { now, ...pageMeta } = meta;
   const context = (place: string): PipeContext => ({
     facts,

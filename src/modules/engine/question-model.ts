@@ -4,8 +4,11 @@ import type { QsfQuestion } from '../surveys/definition/qsf.js';
 import { isSupportedQuestion } from '../surveys/definition/question-types.js';
 import { toDefaults } from './model-options.js';
 import { entries, type Json, num, str, truthy } from './qsf-reading.js';
+import { toSlider, toUpload } from './question-model-input.js';
 import type { Choice, Question, QuestionKind } from './survey-model.js';
+import { toTextValidation } from './text-validation.js';
 import { toTranslations } from './translations.js';
+import { typeOptions } from './type-options.js';
 
 export function toChoices(choices: Json, order: Json, recodes: Json): Choice[] {
   const byId = new Map(entries(choices));
@@ -41,6 +44,7 @@ function kindOf(type: string, selector: string, subSelector: string): QuestionKi
       if (selector === 'FORM') return 'form';
       return 'unsupported';
     case 'Matrix':
+      if (selector === 'TE') return 'matrix-text';
       if (selector !== 'Likert' && selector !== 'Bipolar') return 'unsupported';
       return subSelector === 'MultipleAnswer' ? 'matrix-multi' : 'matrix-single';
     case 'Slider':
@@ -53,6 +57,16 @@ function kindOf(type: string, selector: string, subSelector: string): QuestionKi
       return 'descriptive';
     case 'Timing':
       return 'timing';
+    case 'CS':
+      return 'constant-sum';
+    case 'PGR':
+      return 'pgr';
+    case 'Meta':
+      return 'meta';
+    case 'FileUpload':
+      return 'file';
+    case 'Draw':
+      return 'signature';
     default:
       return 'unsupported';
   }
@@ -78,7 +92,8 @@ export function toQuestion(payload: QsfQuestion): Question | undefined {
     answers: toChoices(payload.Answers, payload.AnswerOrder, payload.RecodeValues),
     columns: [],
     horizontal: selector === 'SAHR' || selector === 'MAHR' || selector === 'SACOL' || selector === 'MACOL',
-    dropdown: type === 'Matrix' && subSelector === 'DL',
+    // A drag-and-drop matrix is answered like a drop-down one: a scale point per row, by keyboard too.
+    dropdown: type === 'Matrix' && ['DL', 'DND', 'DragAndDrop'].includes(subSelector),
     forced: force === 'ON',
     requested: force === 'RequestResponse',
     skipLogic: entries(payload.SkipLogic).map(([, rule]) => ({
@@ -88,7 +103,7 @@ export function toQuestion(payload: QsfQuestion): Question | undefined {
     })),
   };
   // Matrix answers are recoded by the answer's own recodes; choices keep their ids.
-  if (kind === 'matrix-single' || kind === 'matrix-multi') {
+  if (kind === 'matrix-single' || kind === 'matrix-multi' || kind === 'matrix-text') {
     question.choices = toChoices(payload.Choices, payload.ChoiceOrder, undefined);
   }
   if (payload.DisplayLogic) question.displayLogic = payload.DisplayLogic;
@@ -105,10 +120,8 @@ export function toQuestion(payload: QsfQuestion): Question | undefined {
     question.randomizeAnswers = true;
   if (randomization?.Type === 'RandomSubset')
     question.randomize = { subset: num(randomization.TotalRandSubset, 0) };
-  if (kind === 'slider') {
-    const min = num(config.CSSliderMin, 0);
-    question.slider = { min, max: num(config.CSSliderMax, min + 100), decimals: num(config.NumDecimals, 0) };
-  }
+  if (kind === 'slider') question.slider = toSlider(selector, config, payload.Labels);
+  if (kind === 'file') question.upload = toUpload(config);
   if (kind === 'nps' && question.choices.length === 0) {
     question.choices = Array.from({ length: 11 }, (_, n) => plainChoice(String(n)));
   }
@@ -120,6 +133,9 @@ export function toQuestion(payload: QsfQuestion): Question | undefined {
       numeric: { ...(Number.isNaN(min) ? {} : { min }), ...(Number.isNaN(max) ? {} : { max }) },
     };
   }
+  Object.assign(question, typeOptions(kind, payload));
+  const text = toTextValidation(settings);
+  if (text) question.validation = { ...question.validation, text };
   if (kind === 'sbs') question.columns = sbsColumns(id, payload, question.choices);
   const defaults = toDefaults(id, kind, payload.DefaultChoices);
   if (defaults) question.defaults = defaults;
@@ -141,7 +157,7 @@ function sbsColumns(id: string, payload: Json, rows: Choice[]): Question[] {
   for (const [key, column] of entries(payload.AdditionalQuestions)) {
     const sub = toQuestion({ ...column, QuestionID: `${id}#${key}`, Choices: payload.Choices });
     if (!sub) continue;
-    if (sub.kind !== 'matrix-single' && sub.kind !== 'matrix-multi') sub.kind = 'unsupported';
+    if (!['matrix-single', 'matrix-multi', 'matrix-text'].includes(sub.kind)) sub.kind = 'unsupported';
     sub.choices = rows;
     columns.push(sub);
   }

@@ -3,6 +3,7 @@
  * one value per value key of the survey definition (surveys/definition/value-keys.ts), for the questions
  * the respondent was shown.
  */
+import { carriedFields } from '../surveys/definition/carry-forward.js';
 import { type QsfQuestion, recodeOf } from '../surveys/definition/qsf.js';
 import type { AnswerValue } from '../surveys/definition/response-values.js';
 import { type ValueKey, valueKeysOf } from '../surveys/definition/value-keys.js';
@@ -30,7 +31,7 @@ export function responseAnswers(
     const [, loopId, questionId = entry] = /^(?:(.+)_)?(QID[^_]+)$/.exec(entry) ?? [];
     const question = questions.get(questionId);
     if (!question) continue;
-    const fields = answers[entry] ?? {};
+    const fields = carriedFields(question, answers[entry] ?? {});
     const prefix = loopId ? `${loopId}_` : '';
     for (const key of valueKeysOf(question)) {
       displayedFields.push(prefix + key.key);
@@ -53,6 +54,8 @@ function answerFor(
       return chosen === undefined ? undefined : numeric(recodeOf(question, chosen));
     }
     case 'selected': {
+      // Pick-group-rank: the item is in the group.
+      if (key.group !== undefined) return fields[key.key]?.length ? 1 : undefined;
       if (key.answerId === undefined) return fields[qid]?.includes(key.choiceId ?? '') ? 1 : undefined;
       const prefix = key.column ? `${qid}#${key.column}` : qid;
       return fields[`${prefix}_${key.choiceId}`]?.includes(key.answerId) ? 1 : undefined;

@@ -5,6 +5,7 @@
  */
 import type { LogicFacts } from '../surveys/definition/logic.js';
 import type { Answers } from './flow.js';
+import type { LoopContext } from './piping.js';
 import type { EngineSurvey, Question } from './survey-model.js';
 
 /** Does the page show this choice of a displayed question (display logic, randomisation, carry-forward)? */
@@ -20,6 +21,8 @@ export class SessionFacts implements LogicFacts {
     private readonly displayed: ReadonlySet<string>,
     private readonly embeddedData: Readonly<Record<string, string>>,
     private readonly choiceShown: ChoiceShown,
+    /** The loop & merge loop the facts are read in (its answers are already in `answers`). */
+    private readonly loop?: LoopContext,
   ) {}
 
   hasQuestion(questionId: string): boolean {
@@ -66,6 +69,13 @@ export class SessionFacts implements LogicFacts {
 
   embedded(name: string): string | undefined {
     return this.embeddedData[name];
+  }
+
+  loopField(name: string): string | undefined {
+    if (!this.loop) return undefined;
+    if (name === 'CurrentLoopNumber') return String(this.loop.number);
+    const field = /^Field\/(\d+)$/.exec(name)?.[1];
+    return field === undefined ? undefined : (this.loop.fields[Number(field) - 1] ?? '');
   }
 
   /** The question, or the side-by-side column (`QID4#1`), a locator names. */

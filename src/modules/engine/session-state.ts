@@ -15,6 +15,8 @@ export interface SessionState {
   shownAt: string;
   /** The language chosen when the session started (languages.ts); absent: the survey's base language. */
   language?: string;
+  /** "Evenly present" elements' items given when the session started (even-presentation.ts). */
+  evenly?: Record<string, string[]>;
 }
 
 export const parseState = (text: string): SessionState => fromJson<SessionState>(text);

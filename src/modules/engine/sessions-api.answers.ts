@@ -6,6 +6,12 @@
  */
 import { ApiError } from '../../http/errors.js';
 import type { FormFields, QuestionFields } from './answers.js';
+import {
+  apiPickGroupRank,
+  apiTextMatrix,
+  pickGroupRankFields,
+  textMatrixFields,
+} from './sessions-api.matrix-answers.js';
 import type { Question } from './survey-model.js';
 
 export type ApiAnswer = unknown;
@@ -65,6 +71,7 @@ function addAnswer(form: FormFields, question: Question, value: unknown, field: 
     case 'form':
     case 'slider':
     case 'rank':
+    case 'constant-sum':
       if (!isObject(value)) throw bad(field, 'must be an object of choice ids to values');
       for (const [choice, v] of Object.entries(value))
         form[`${id}_${choice}`] = [scalar(v, `${field}.${choice}`)];
@@ -73,12 +80,19 @@ function addAnswer(form: FormFields, question: Question, value: unknown, field: 
     case 'matrix-multi':
       matrixFields(form, id, value, field);
       return;
+    case 'matrix-text':
+      textMatrixFields(form, id, value, field);
+      return;
+    case 'pgr':
+      pickGroupRankFields(form, question, value, field);
+      return;
     case 'sbs':
       if (!isObject(value)) throw bad(field, 'must be an object of column ids to rows');
       for (const [column, rows] of Object.entries(value)) {
-        if (!question.columns.some((c) => c.id === column))
-          throw bad(`${field}.${column}`, 'is not a column of this question');
-        matrixFields(form, column, rows, `${field}.${column}`);
+        const sub = question.columns.find((c) => c.id === column);
+        if (!sub) throw bad(`${field}.${column}`, 'is not a column of this question');
+        if (sub.kind === 'matrix-text') textMatrixFields(form, column, rows, `${field}.${column}`);
+        else matrixFields(form, column, rows, `${field}.${column}`);
       }
       return;
     default:
@@ -122,7 +136,7 @@ function matrixOf(prefix: string, rows: string[], fields: QuestionFields): Recor
 export function apiAnswerOf(question: Question, fields: QuestionFields): ApiAnswer | undefined {
   const id = question.id;
   const rows = question.choices.map((c) => c.id);
-  const numeric = question.kind === 'slider' || question.kind === 'rank';
+  const numeric = question.kind === 'slider' || question.kind === 'rank' || question.kind === 'constant-sum';
   switch (question.kind) {
     case 'mc-single':
     case 'mc-multi':
@@ -142,7 +156,8 @@ export function apiAnswerOf(question: Question, fields: QuestionFields): ApiAnsw
       return fields[`${id}_TEXT`]?.[0];
     case 'form':
     case 'slider':
-    case 'rank': {
+    case 'rank':
+    case 'constant-sum': {
       const out: Record<string, unknown> = {};
       for (const row of rows) {
         const v = fields[`${id}_${row}`]?.[0];
@@ -155,10 +170,17 @@ export function apiAnswerOf(question: Question, fields: QuestionFields): ApiAnsw
       const out = matrixOf(id, rows, fields);
       return Object.keys(out).length > 0 ? out : undefined;
     }
+    case 'matrix-text':
+      return apiTextMatrix(question, id, fields);
+    case 'pgr':
+      return apiPickGroupRank(question, fields);
     case 'sbs': {
       const out: Record<string, unknown> = {};
       for (const column of question.columns) {
-        const m = matrixOf(column.id, rows, fields);
+        const m =
+          column.kind === 'matrix-text'
+            ? (apiTextMatrix(column, column.id, fields) ?? {})
+            : matrixOf(column.id, rows, fields);
         if (Object.keys(m).length > 0) out[column.id] = m;
       }
       return Object.keys(out).length > 0 ? out : undefined;

@@ -26,6 +26,8 @@ function presentQuestion(view: QuestionView): WireQuestion {
     columns: q.columns.map((c) => ({ columnId: c.id, answerOrder: c.answers.map((a) => a.id) })),
     validation: { forceResponse: q.forced, requestResponse: q.requested },
     hidden: view.hidden,
+    ...(q.groups ? { groups: q.groups } : {}),
+    ...(q.constantSum?.total === undefined ? {} : { total: q.constantSum.total }),
   };
 }
 

@@ -57,6 +57,10 @@ const QuestionSchema = Type.Object({
   validation: Type.Object({ forceResponse: Type.Boolean(), requestResponse: Type.Boolean() }),
   /** An in-page follow-up whose condition does not hold yet. */
   hidden: Type.Boolean(),
+  /** Pick-group-rank: the group names; an answer names a group by its index here. */
+  groups: Type.Optional(Type.Array(Type.String())),
+  /** Constant sum: the total the numbers must add up to. */
+  total: Type.Optional(Type.Number()),
 });
 export type WireQuestion = Static<typeof QuestionSchema>;
 

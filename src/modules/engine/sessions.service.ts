@@ -11,6 +11,7 @@ import { hashSecret, sameHash } from '../../secret-hash.js';
 import { embeddedFieldsOf } from '../surveys/definition/qsf.js';
 import { initialState } from './engine.service.js';
 import type { RunnableSurvey } from './engine-survey.js';
+import { evenAssignment } from './even-presentation.js';
 import { chooseLanguage } from './languages.js';
 import { serializeState } from './session-state.js';
 import type { LinkTokenRow, OpenSessionFilter, SessionRow } from './sessions.store.js';
@@ -78,13 +79,18 @@ export async function newSession(
 ): Promise<{ row: SessionRow; key: SessionKey }> {
   const now = deps.clock.now();
   const key = { sessionId: newId('FS'), secret: randomAlphanumeric(32) };
+  const scope = { organizationId: run.taking.organizationId };
+  const evenly = await evenAssignment(deps.db, scope, run.engine, run.taking.surveyId);
   const row: SessionRow = {
     id: key.sessionId,
     organization_id: run.taking.organizationId,
     survey_id: run.taking.surveyId,
     secret_hash: hashSecret(key.secret),
     status: 'open',
-    state: serializeState({ ...initialState(run, options.given, now), language: languageOf(run, options) }),
+    state: serializeState({
+      ...initialState(run, options.given, now, evenly),
+      language: languageOf(run, options),
+    }),
     link_token_hash: options.link?.token_hash ?? null,
     recipient_id: options.link?.contact_id ?? options.recipientId ?? null,
     distribution_id: options.link?.distribution_id ?? null,

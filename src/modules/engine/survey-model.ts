@@ -19,7 +19,9 @@ import { type BlockLoop, toBlockLoop } from './loops.js';
 import { hasOwnEnding, toBlockRandomization, toEnding } from './model-options.js';
 import { entries, type Json, num, str, truthy } from './qsf-reading.js';
 import { toQuestion } from './question-model.js';
+import type { TextValidation } from './text-validation.js';
 import { translatedLanguages } from './translations.js';
+import { carryAllChoices } from './type-options.js';
 
 export type QuestionKind =
   | 'mc-single'
@@ -36,6 +38,12 @@ export type QuestionKind =
   | 'sbs'
   | 'descriptive'
   | 'timing'
+  | 'meta'
+  | 'file'
+  | 'signature'
+  | 'matrix-text'
+  | 'constant-sum'
+  | 'pgr'
   | 'unsupported';
 
 export interface Choice {
@@ -83,12 +91,38 @@ export interface Question {
   randomizeAnswers?: boolean;
   /** Choices carried forward from another question's selected (or not selected) choices. */
   carryForward?: { from: string; selected: boolean };
-  slider?: { min: number; max: number; decimals: number };
-  validation?: { numeric?: { min?: number; max?: number } };
+  slider?: SliderSettings;
+  validation?: { numeric?: { min?: number; max?: number }; text?: TextValidation };
+  /** File upload: the largest file and the file name endings taken (none: any). */
+  upload?: { maxBytes: number; extensions: string[] };
+  /** Constant sum: the total the numbers must add up to (`ChoicesTotal`), when the author set one. */
+  constantSum?: { total?: number };
+  /** Pick, group and rank: the group names, in order (their index is the group id). */
+  groups?: string[];
+  /** Matrix text entry: the size of each box (SubSelector Short, Medium or Long). */
+  textSize?: 'short' | 'medium' | 'long';
   /** Default answers (`DefaultChoices`) as form fields, texts with piped text still in them. */
   defaults?: Record<string, string[]>;
   /** Its texts in other languages (QSF `Language`), by language code (translations.ts). */
   translations?: Record<string, QuestionTranslation>;
+}
+
+/** A slider (`HSLIDER`), bars (`HBAR`) or stars (`STAR`): its scale as the page draws and checks it. */
+export interface SliderSettings {
+  min: number;
+  max: number;
+  decimals: number;
+  /** `HSLIDER` a track, `HBAR` a bar, `STAR` a row of stars (radio buttons, one per value). */
+  style: 'slider' | 'bar' | 'star';
+  /** The step between values: the grid's when `SnapToGrid`, else one unit of the last decimal. */
+  step: number;
+  /** Grid lines drawn across the track (`GridLines`), as tick marks. */
+  gridLines: number;
+  /** The scale's labels (`Labels`), spread over the track. */
+  labels: string[];
+  showValue: boolean;
+  /** A "Not applicable" box per statement (`NotApplicable`). */
+  notApplicable: boolean;
 }
 
 /** A question's texts in one language; a text it lacks is shown in the survey's base language. */
@@ -115,6 +149,8 @@ export interface BlockRandomization {
   perPage: number;
   /** `RandomWithOnlyX`: this many of the block's questions, at random. */
   subset?: number;
+  /** `Randomization.EvenPresentation`: the subset least presented so far (even-presentation.ts). */
+  even?: boolean;
   /**
    * `Advanced`: the `FixedOrder` template (question ids, `{~Randomize~}` and `{~SubSet~}` slots), the
    * questions shuffled into the first slots, those a subset of `subsetCount` is drawn from for the others,
@@ -133,7 +169,8 @@ export type FlowNode =
   | { type: 'block'; id: string; blockId: string }
   | { type: 'branch'; id: string; logic?: Logic; flow: FlowNode[] }
   | { type: 'embedded'; id: string; fields: EmbeddedField[] }
-  | { type: 'randomizer'; id: string; subset: number; flow: FlowNode[] }
+  /** `even`: `EvenPresentation`, the children least presented so far (even-presentation.ts). */
+  | { type: 'randomizer'; id: string; subset: number; even: boolean; flow: FlowNode[] }
   | { type: 'group'; id: string; flow: FlowNode[] }
   /** `ending` undefined: the survey options' ending. */
   | { type: 'end'; id: string; ending?: Ending };
@@ -185,6 +222,7 @@ export function toEngineSurvey(surveyId: string, doc: QsfDocument): EngineSurvey
     const question = toQuestion(payload);
     if (question) questions.set(question.id, question);
   }
+  carryAllChoices(questionsOf(doc), questions);
   const blocks = new Map<string, Block>();
   for (const block of blocksOf(doc)) blocks.set(block.ID, toBlock(block));
   const language = normaliseLanguageCode(str(doc.SurveyEntry.SurveyLanguage) || 'EN');
@@ -239,7 +277,13 @@ function toFlow(nodes: Json): FlowNode[] {
         break;
       case 'BlockRandomizer':
       case 'Randomizer':
-        out.push({ type: 'randomizer', id, subset: num(node.SubSet, 0), flow: toFlow(node.Flow) });
+        out.push({
+          type: 'randomizer',
+          id,
+          subset: num(node.SubSet, 0),
+          even: truthy(node.EvenPresentation),
+          flow: toFlow(node.Flow),
+        });
         break;
       case 'Group':
         out.push({ type: 'group', id, flow: toFlow(node.Flow) });

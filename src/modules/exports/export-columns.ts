@@ -10,6 +10,7 @@ import {
   embeddedFieldsOf,
   hasScreenOut,
   optionsOf,
+  type QsfBlock,
   type QsfDocument,
   type QsfQuestion,
   recodeOf,
@@ -25,6 +26,7 @@ import {
 } from '../surveys/definition/question-columns.js';
 import { isMultiAnswer } from '../surveys/definition/question-types.js';
 import { npsGroup, plainText, type ValueKey } from '../surveys/definition/value-keys.js';
+import { blockOrderAfter, blockOrderColumns, blockOrderValues } from './block-display-order.js';
 import { isEmptyValue } from './formats/cells.js';
 import type {
   ExportColumn,
@@ -81,6 +83,14 @@ function joinedSetBytes(question: QsfQuestion): number {
   return recodes.reduce((sum, bytes) => sum + bytes, Math.max(0, recodes.length - 1));
 }
 
+/** A choice or scale point recoded to a non-number (`a`, `yes`) is a string variable in the .sav. */
+function hasTextRecodes(question: QsfQuestion, key: ValueKey): boolean {
+  if (key.kind !== 'choice' && key.kind !== 'scale') return false;
+  const owner = key.column ? (question.AdditionalQuestions?.[key.column] ?? question) : question;
+  const ids = key.kind === 'choice' ? owner.ChoiceOrder : owner.AnswerOrder;
+  return ids.some((id) => !Number.isFinite(Number(recodeOf(owner, id))));
+}
+
 /** Types and labels of a column: display orders are positions, a joined set is text. */
 function typed(question: QsfQuestion, column: QuestionColumn): Partial<ExportColumn> {
   const key = column.valueKey;
@@ -88,14 +98,17 @@ function typed(question: QsfQuestion, column: QuestionColumn): Partial<ExportCol
     return column.derived === 'displayOrder'
       ? { type: 'numeric', decimals: 0 }
       : { type: 'string', maxBytes: joinedSetBytes(question) };
-  if (key.kind === 'text') return { type: 'string' };
+  if (key.kind === 'text' || hasTextRecodes(question, key)) return { type: 'string' };
   const valueLabels = valueLabelsOf(question, key);
   return {
     type: 'numeric',
     ...(valueLabels && valueLabels.length > 0 ? { valueLabels } : {}),
     decimals: key.kind === 'number' ? 2 : 0,
     // The real .sav labels a multi-answer choice "<question> <choice>" (README "SPSS").
-    ...(key.kind === 'selected' && key.answerId === undefined && key.column === undefined
+    ...(key.kind === 'selected' &&
+    key.answerId === undefined &&
+    key.column === undefined &&
+    key.group === undefined
       ? { spssLabel: `${questionTitle(question)} ${column.parts.at(-1)}` }
       : {}),
   };
@@ -129,9 +142,20 @@ export function questionColumns(
   const loopOf = new Map([...loops.values()].flatMap((l) => l.questionIds.map((id) => [id, l] as const)));
   const questions = exportedQuestions(doc);
   const done = new Set<string>();
+  // A randomized block's display order follows its last question (block-display-order.ts).
+  const orderAfter = options.includeDisplayOrder
+    ? blockOrderAfter(doc, new Set(questions.map((q) => q.QuestionID)))
+    : new Map<string, QsfBlock>();
+  const withBlockOrder = (question: QsfQuestion): ExportColumn[] => {
+    const block = orderAfter.get(question.QuestionID);
+    if (!block) return columnsOf(question);
+    const ids = new Set(block.BlockElements.map((e) => e.QuestionID));
+    const inBlock = questions.filter((q) => ids.has(q.QuestionID));
+    return [...columnsOf(question), ...blockOrderColumns(block, inBlock, options)];
+  };
   return questions.flatMap((question) => {
     const loop = loopOf.get(question.QuestionID);
-    if (!loop) return columnsOf(question);
+    if (!loop) return withBlockOrder(question);
     if (done.has(question.QuestionID)) return [];
     const inLoop = questions.filter((q) => loop.questionIds.includes(q.QuestionID));
     for (const q of inLoop) done.add(q.QuestionID);
@@ -191,6 +215,22 @@ export function joinSets(
     }
     return { ...row, values, labels };
   };
+}
+
+/**
+ * What an export row holds beyond the recorded values: joined multi-answer sets (`breakoutSets: false`)
+ * and block display orders (`includeDisplayOrder`); undefined when neither applies.
+ */
+export function derivedValues(
+  doc: QsfDocument,
+  options: ColumnOptions,
+): ((row: ExportRow) => ExportRow) | undefined {
+  const questions = new Map(exportedQuestions(doc).map((q) => [q.QuestionID, q]));
+  const steps = [joinSets(doc, options), blockOrderValues(doc, questions, options)].filter(
+    (step): step is (row: ExportRow) => ExportRow => step !== undefined,
+  );
+  if (steps.length === 0) return undefined;
+  return (row) => steps.reduce((out, step) => step(out), row);
 }
 
 /** The layout of an export of the survey in `format`. */

@@ -7,6 +7,7 @@ import { ApiError } from '../../http/errors.js';
 import { embeddedFieldsOf, type QsfDocument, questionsOf } from '../surveys/definition/qsf.js';
 import { METADATA_KEYS } from '../surveys/definition/response-values.js';
 import { valueKeysOfSurvey } from '../surveys/definition/value-keys.js';
+import { blockOrderQuestions } from './block-display-order.js';
 import type { ExportColumn, ExportLayout } from './formats/export-layout.js';
 
 /** The v3 metadata ids a caller may select; they are also the metadata columns' keys. */
@@ -74,13 +75,18 @@ export function selectColumns(
   const { questionIds, embeddedDataIds, surveyMetadataIds } = selection;
   if (!questionIds && !embeddedDataIds && !surveyMetadataIds) return layout;
   const questionOfKey = new Map(valueKeysOfSurvey(doc).map((k) => [k.key, k.questionId]));
+  const blockOrders = blockOrderQuestions(doc);
   const questions = questionIds && new Set(questionIds);
   const embedded = embeddedDataIds && new Set(embeddedDataIds);
   const metadata = surveyMetadataIds && new Set(surveyMetadataIds);
-  // Display-order and joined-set columns are no value keys; their keys still start with the QID.
-  const questionOf = (key: string) => questionOfKey.get(key) ?? /^QID\d+/.exec(key)?.[0] ?? key;
+  // Display-order and joined-set columns are no value keys; their keys still start with the QID, after
+  // a loop's id in a loop's columns (`2_QID3_TEXT`, loops.ts).
+  const questionOf = (key: string) => questionOfKey.get(key) ?? /^(?:[^_]+_)?(QID\d+)/.exec(key)?.[1] ?? key;
+  // A block's display order stays with any of the block's questions.
+  const kept = (key: string) =>
+    blockOrders.get(key)?.some((id) => questions?.has(id)) ?? questions?.has(questionOf(key));
   const keep = (column: ExportColumn): boolean => {
-    if (column.kind === 'question') return !questions || questions.has(questionOf(column.key));
+    if (column.kind === 'question') return !questions || kept(column.key) === true;
     if (column.kind === 'embedded') return !embedded || embedded.has(column.key);
     return !metadata || keepMetadata(column.key, metadata);
   };

@@ -14,7 +14,7 @@ import {
 } from '../responses/export-reads.service.js';
 import type { QsfDocument } from '../surveys/definition/qsf.js';
 import { findSurveyInScope } from '../surveys/surveys.service.js';
-import { type ColumnOptions, exportLayout, joinSets } from './export-columns.js';
+import { type ColumnOptions, derivedValues, exportLayout } from './export-columns.js';
 import { expiryTime, scheduleExportExpiry } from './export-expiry.job.js';
 import { type ColumnSelection, selectColumns } from './export-selection.js';
 import { writeExportArchive } from './formats/export-archive.js';
@@ -126,7 +126,7 @@ async function runExport(
     doc,
     payload.selection ?? {},
   );
-  const join = joinSets(doc, payload.columns ?? {});
+  const join = derivedValues(doc, payload.columns ?? {});
   const { from, to, afterSeq, responseIds } = payload;
   const filter = { surveyId: payload.surveyId, from, to, afterSeq, responseIds };
   // The pre-pass measures recorded responses; sessions in progress keep the default width.

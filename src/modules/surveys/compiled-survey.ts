@@ -7,7 +7,8 @@
  */
 import { fromJson } from '../../db/json.js';
 import type { Queryable } from '../../deps.js';
-import { type QsfDocument, type QsfQuestion, questionsOf, quotasOf } from './definition/qsf.js';
+import { resolvedQuestionsOf } from './definition/carry-forward.js';
+import { type QsfDocument, type QsfQuestion, quotasOf } from './definition/qsf.js';
 import { type ValueKey, valueKeyIndex } from './definition/value-keys.js';
 import { findPublishedAt } from './survey-versions.store.js';
 import * as store from './surveys.store.js';
@@ -103,7 +104,8 @@ export async function compiledSurvey(
     definitionVersion: published?.engine_version ?? 0,
     publishedVersionId: published && published.version_number > 0 ? published.id : null,
     definition,
-    questions: new Map(questionsOf(definition).map((q) => [q.QuestionID, q])),
+    // Carried-forward choices as the value keys name them (`x1`: carry-forward.ts).
+    questions: new Map(resolvedQuestionsOf(definition).map((q) => [q.QuestionID, q])),
     keys: valueKeyIndex(definition),
     quotas: quotasOf(definition).map((q) => ({ id: q.ID, condition: q.Logic })),
   };

@@ -123,6 +123,7 @@ function questionPayload(qid: string, raw: unknown, field: string): Json {
     DisplayLogic: question.displayLogic ?? null,
     Configuration: objectAt(question.configuration, `${field}.configuration`),
   };
+  if (qType === 'PGR') payload.Groups = arrayAt(question.groups, `${field}.groups`);
   if (qType === 'SBS') {
     const columns: Json = {};
     for (const [column, rawColumn] of Object.entries(objectAt(question.columns, `${field}.columns`))) {

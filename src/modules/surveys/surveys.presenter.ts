@@ -1,3 +1,4 @@
+import { groupsOf } from './definition/pick-group-rank.js';
 import {
   blocksOf,
   embeddedFieldsOf,
@@ -118,6 +119,8 @@ function presentQuestion(question: QsfQuestion) {
     extra.subQuestions = presentChoices(question, question.Choices, false);
     extra.subQuestionOrder = question.ChoiceOrder;
   }
+  // Pick, group and rank: the groups the items go into (its value keys are named by group).
+  if (question.QuestionType === 'PGR') extra.groups = groupsOf(question);
   if (question.QuestionType === 'SBS') {
     const columns: Record<string, unknown> = {};
     for (const [column, sub] of Object.entries(question.AdditionalQuestions ?? {})) {

@@ -38,6 +38,9 @@ const QuestionSchema = Type.Object({
   choiceOrder: Type.Array(Type.String()),
   subQuestions: Type.Optional(Type.Record(Type.String(), AnyObject, { description: 'Matrix rows.' })),
   subQuestionOrder: Type.Optional(Type.Array(Type.String())),
+  groups: Type.Optional(
+    Type.Array(Type.String(), { description: 'Pick, group and rank: the groups, in order.' }),
+  ),
   columns: Type.Optional(Type.Record(Type.String(), AnyObject, { description: 'Side-by-side columns.' })),
   displayLogic: Type.Unknown(),
   configuration: AnyObject,

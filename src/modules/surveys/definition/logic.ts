@@ -34,6 +34,11 @@ export interface LogicFacts {
   isDisplayed(questionId: string): boolean | undefined;
   isChoiceDisplayed(questionId: string, choiceId: string): boolean | undefined;
   embedded(name: string): string | undefined;
+  /**
+   * Inside a loop & merge block: a merge field (`Field/1`) or `CurrentLoopNumber` of the current loop;
+   * undefined outside loops (or from a source that has no loops).
+   */
+  loopField?(name: string): string | undefined;
 }
 
 export interface Locator {
@@ -96,6 +101,12 @@ function evaluateExpression(expression: Logic, facts: LogicFacts): boolean {
   if (expression.LogicType === 'EmbeddedField') {
     const name = String(expression.LeftOperand ?? '').replace(/^e:\/\/Field\//, '');
     return compare(operator, present([facts.embedded(name)]), expression);
+  }
+  // A loop & merge field: `lm://Field/1`, `${lm://Field/1}` or `lm://CurrentLoopNumber`.
+  const loopField = /^(?:\$\{)?lm:\/\/([^}]+)\}?$/.exec(String(expression.LeftOperand ?? ''))?.[1];
+  if (expression.LogicType === 'LoopAndMerge' || loopField !== undefined) {
+    const value = loopField === undefined ? undefined : facts.loopField?.(loopField);
+    return value !== undefined && compare(operator, present([value]), expression);
   }
   if (expression.LogicType !== 'Question') return false;
   const locator = parseLocator(String(expression.LeftOperand ?? expression.ChoiceLocator ?? ''));

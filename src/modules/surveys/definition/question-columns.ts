@@ -6,6 +6,7 @@
  * display-order columns (`QID6_DO_1`: the position choice 1 was shown at) and a joined multi-answer
  * column (`QID4`), which have no stored value key.
  */
+import { groupsOf } from './pick-group-rank.js';
 import { blocksOf, type QsfDocument, type QsfQuestion } from './qsf.js';
 import { isMultiAnswer } from './question-types.js';
 import { plainText, questionsInSurveyOrder, type ValueKey, valueKeysOf } from './value-keys.js';
@@ -48,6 +49,11 @@ const FIXED_NAMES: Readonly<Record<string, string>> = {
   _VERSION: 'Version',
   _OS: 'Operating System',
   _RESOLUTION: 'Resolution',
+  // File upload and signature: `Q5_Id`, `Q5_Name`, `Q5_Size`, `Q5_Type`.
+  _FILE_ID: 'Id',
+  _FILE_NAME: 'Name',
+  _FILE_SIZE: 'Size',
+  _FILE_TYPE: 'Type',
 };
 
 export const questionTitle = (question: QsfQuestion) =>
@@ -68,6 +74,8 @@ function columnName(question: QsfQuestion, key: ValueKey): string {
     return (own ?? `${tag}#${key.column}`) + suffix.slice(`#${key.column}`.length);
   }
   if (suffix === '_TEXT') return tag; // a text entry question is its tag alone (`textentry` ← QID9_TEXT)
+  // Pick-group-rank ranks drop the `G` of their ImportId: `Q17_0_1_RANK` ← QID17_G0_1_RANK.
+  if (key.group !== undefined && key.kind === 'number') return `${tag}_${key.group}_${key.choiceId}_RANK`;
   const fixed = FIXED_NAMES[suffix];
   return fixed ? `${tag}_${fixed}` : tag + suffix;
 }
@@ -88,6 +96,10 @@ function columnParts(question: QsfQuestion, key: ValueKey): string[] {
     return key.kind === 'choice' && takesText(question) ? [title, SELECTED_CHOICE] : [title];
   }
   if (key.key.endsWith('_TEXT')) return [title, row, 'Text'];
+  if (key.group !== undefined) {
+    const group = groupsOf(question)[Number(key.group)] ?? key.group;
+    return key.kind === 'number' ? [title, group, 'Rank', row] : [title, group, row];
+  }
   if (key.answerId !== undefined) return [title, row, textOf(question.Answers, key.answerId)];
   if (key.kind === 'selected' && takesText(question)) return [title, SELECTED_CHOICE, row];
   return [title, row];

@@ -19,25 +19,37 @@ const SUPPORTED: Record<string, Record<string, readonly string[]>> = {
     NPS: ['*'],
   },
   TE: { SL: ['*'], ML: ['*'], ESTB: ['*'], PW: ['*'], FORM: ['*'] },
-  Matrix: { Likert: ['SingleAnswer', 'MultipleAnswer', 'DL'], Bipolar: ['*'] },
+  // Likert `DND` (drag and drop, also spelled `DragAndDrop` here): the platform's docs say its data is a
+  // single-answer matrix's; no real file we have shows the SubSelector's spelling.
+  Matrix: {
+    Likert: ['SingleAnswer', 'MultipleAnswer', 'DL', 'DND', 'DragAndDrop'],
+    Bipolar: ['*'],
+    TE: ['*'],
+  },
   Slider: { HSLIDER: ['*'], HBAR: ['*'], STAR: ['*'] },
   RO: { DND: ['*'], RB: ['*'], TB: ['*'], SB: ['*'] },
   SBS: { SBSMatrix: ['*'] },
   DB: { TB: ['*'], GRB: ['*'], PTB: ['*'], FLB: ['*'] },
   Timing: { PageTimer: ['*'] },
+  Meta: { Browser: ['*'] },
+  FileUpload: { FileUpload: ['*'] },
+  Draw: { Signature: ['*'] },
+  CS: { VRTL: ['*'], HR: ['*'], HBAR: ['*'], HSLIDER: ['*'] },
+  PGR: { DragAndDrop: ['*'] },
 };
 
-/** Can the engine run this question? Side-by-side needs every column to be a single- or multi-answer matrix or a dropdown. */
+/** Side-by-side columns the engine runs: single- or multi-answer matrices, dropdowns and text entry. */
+const isSupportedColumn = (column: QsfQuestion) =>
+  column.QuestionType === 'Matrix' &&
+  (['SingleAnswer', 'MultipleAnswer', 'DL'].includes(column.SubSelector ?? '') || column.Selector === 'TE');
+
+/** Can the engine run this question? Side-by-side needs every column to be one the engine runs. */
 export function isSupportedQuestion(question: QsfQuestion): boolean {
   const subSelectors = SUPPORTED[question.QuestionType]?.[question.Selector];
   if (!subSelectors) return false;
   if (!subSelectors.includes('*') && !subSelectors.includes(question.SubSelector ?? '')) return false;
   if (question.QuestionType === 'SBS') {
-    return Object.values(question.AdditionalQuestions ?? {}).every(
-      (column) =>
-        column.QuestionType === 'Matrix' &&
-        ['SingleAnswer', 'MultipleAnswer', 'DL'].includes(column.SubSelector ?? ''),
-    );
+    return Object.values(question.AdditionalQuestions ?? {}).every(isSupportedColumn);
   }
   return true;
 }
@@ -48,6 +60,10 @@ export function isMultiAnswer(question: Pick<QsfQuestion, 'QuestionType' | 'Sele
   if (question.QuestionType === 'Matrix') return question.SubSelector === 'MultipleAnswer';
   return false;
 }
+
+/** A matrix whose cells take typed text (`Selector: TE`, SubSelector Short/Medium/Long). */
+export const isTextMatrix = (question: Pick<QsfQuestion, 'QuestionType' | 'Selector'>) =>
+  question.QuestionType === 'Matrix' && question.Selector === 'TE';
 
 /** `QID7 (TE/ESTB)`: how a question is named in notices. */
 export function describeQuestion(question: QsfQuestion): string {

@@ -6,7 +6,7 @@
  */
 
 import { unknownPipes } from './pipes.js';
-import { blocksOf, flowOf, optionsOf, type QsfDocument, type QsfFlowNode, questionsOf } from './qsf.js';
+import { flowOf, optionsOf, type QsfDocument, type QsfFlowNode, questionsOf } from './qsf.js';
 import { describeQuestion, isSupportedQuestion } from './question-types.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: QSF payloads are loosely shaped JSON
@@ -66,13 +66,6 @@ export function runNotices(doc: QsfDocument): string[] {
     );
     pipes(id, question.QuestionText, ...labels);
   }
-  for (const block of blocksOf(doc) as Json[]) {
-    if (
-      truthy(block.Options?.Randomization?.EvenPresentation) &&
-      block.Options?.RandomizeQuestions !== 'false'
-    )
-      notices.push(`${block.ID}: "evenly present" is plain random order (counts are not kept).`);
-  }
   flowNotices(flowOf(doc), notices, pipes);
   const options = optionsOf(doc) as Json;
   pipes('Survey options', options.EOSMessage, options.EOSRedirectURL);
@@ -97,8 +90,6 @@ function flowNotices(
       const instead = FLOW_INSTEAD[node.Type] ?? 'it is passed over';
       notices.push(`${id} (${node.Type}): not run; ${instead}.`);
     }
-    if (node.Type === 'BlockRandomizer' && truthy(node.EvenPresentation))
-      notices.push(`${id}: "evenly present" is plain random order (counts are not kept).`);
     if (node.Type === 'EmbeddedData') pipes(id, ...(node.EmbeddedData ?? []).map((f: Json) => f?.Value));
     if (node.Type === 'EndSurvey') pipes(id, node.Options?.EOSMessage, node.Options?.EOSRedirectURL);
     if (Array.isArray(node.Flow)) flowNotices(node.Flow, notices, pipes);

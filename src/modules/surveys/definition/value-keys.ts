@@ -1,5 +1,7 @@
+import { resolvedQuestionsOf } from './carry-forward.js';
+import { groupKey, groupsOf, rankKey } from './pick-group-rank.js';
 import { blocksOf, type QsfDocument, type QsfQuestion, questionsOf } from './qsf.js';
-import { isMultiAnswer } from './question-types.js';
+import { isMultiAnswer, isTextMatrix } from './question-types.js';
 
 /**
  * What a value under a key holds:
@@ -22,12 +24,20 @@ export interface ValueKey {
   answerId?: string;
   /** The side-by-side column ("1", "2", …). */
   column?: string;
+  /** The pick-group-rank group ("0", "1", …: its index in `Groups`). */
+  group?: string;
   /** Human description, as an export's second header row would read. */
   description: string;
 }
 
 const TIMING_KEYS = ['FIRST_CLICK', 'LAST_CLICK', 'PAGE_SUBMIT', 'CLICK_COUNT'] as const;
 const META_KEYS = ['BROWSER', 'VERSION', 'OS', 'RESOLUTION'] as const;
+const FILE_KEYS = [
+  ['FILE_ID', 'text'],
+  ['FILE_NAME', 'text'],
+  ['FILE_SIZE', 'number'],
+  ['FILE_TYPE', 'text'],
+] as const;
 
 // A block tag separates words; an inline one (`<b>most</b>?`) sits inside a word or before punctuation.
 const BLOCK_TAG = /<\/?(?:br|p|div|li|ul|ol|tr|td|th|table|h[1-6]|hr)\b[^>]*>/gi;
@@ -92,11 +102,19 @@ export function valueKeysOf(question: QsfQuestion): ValueKey[] {
       return perChoice('number');
     case 'RO':
       return [...perChoice('number'), ...textKeys()];
+    case 'PGR':
+      return [...pickGroupRankKeys(question, title, choiceText), ...textKeys()];
     case 'SBS':
       return sideBySideKeys(question, title, choiceText);
     case 'Timing':
       return TIMING_KEYS.map((suffix) =>
         key(`_${suffix}`, 'number', { description: `${title} - ${suffix}` }),
+      );
+    case 'FileUpload':
+    case 'Draw':
+      // A file or a signature: the stored file's id, name, size in bytes and media type.
+      return FILE_KEYS.map(([suffix, kind]) =>
+        key(`_${suffix}`, kind, { description: `${title} - ${suffix}` }),
       );
     case 'Meta':
       return META_KEYS.map((suffix) => key(`_${suffix}`, 'text', { description: `${title} - ${suffix}` }));
@@ -111,6 +129,7 @@ function matrixKeys(
   key: (suffix: string, kind: ValueKeyKind, extra?: Partial<ValueKey>) => ValueKey,
   choiceText: (id: string) => string,
 ): ValueKey[] {
+  if (isTextMatrix(question)) return textMatrixKeys(question, choiceText, key);
   if (!isMultiAnswer(question)) {
     return question.ChoiceOrder.map((row) =>
       key(`_${row}`, 'scale', { choiceId: row, description: choiceText(row) }),
@@ -127,6 +146,43 @@ function matrixKeys(
   );
 }
 
+/** Matrix text entry: one text per row and column, `QID1_<row>_<column>` (side-by-side: `QID8#2_<row>_<column>`). */
+function textMatrixKeys(
+  question: QsfQuestion,
+  choiceText: (id: string) => string,
+  key: (suffix: string, kind: ValueKeyKind, extra?: Partial<ValueKey>) => ValueKey,
+): ValueKey[] {
+  return question.ChoiceOrder.flatMap((row) =>
+    question.AnswerOrder.map((answer) =>
+      key(`_${row}_${answer}`, 'text', {
+        choiceId: row,
+        answerId: answer,
+        description: `${choiceText(row)} - ${plainText(question.Answers[answer]?.Display ?? answer)}`,
+      }),
+    ),
+  );
+}
+
+/** Pick, group and rank: item-in-group keys (1 when the item is in the group), then ranks within groups. */
+function pickGroupRankKeys(question: QsfQuestion, title: string, choiceText: (id: string) => string) {
+  const qid = question.QuestionID;
+  const groups = groupsOf(question).map((name, i) => ({ name, group: String(i) }));
+  const each = (kind: ValueKeyKind, keyOf: typeof groupKey, word: string) =>
+    groups.flatMap(({ name, group }) =>
+      question.ChoiceOrder.map(
+        (id): ValueKey => ({
+          key: keyOf(qid, group, id),
+          questionId: qid,
+          kind,
+          choiceId: id,
+          group,
+          description: `${title} - ${name}${word} - ${choiceText(id)}`,
+        }),
+      ),
+    );
+  return [...each('selected', groupKey, ''), ...each('number', rankKey, ' - Rank')];
+}
+
 function sideBySideKeys(
   question: QsfQuestion,
   title: string,
@@ -137,6 +193,15 @@ function sideBySideKeys(
     question.ChoiceOrder.flatMap((row): ValueKey[] => {
       const base = { questionId: question.QuestionID, choiceId: row, column };
       const description = `${title} - ${plainText(sub.QuestionText)} - ${choiceText(row)}`;
+      if (isTextMatrix(sub)) {
+        return sub.AnswerOrder.map((answer) => ({
+          ...base,
+          key: `${question.QuestionID}#${column}_${row}_${answer}`,
+          kind: 'text' as const,
+          answerId: answer,
+          description: `${description} - ${plainText(sub.Answers[answer]?.Display ?? answer)}`,
+        }));
+      }
       if (sub.SubSelector !== 'MultipleAnswer') {
         return [{ ...base, key: `${question.QuestionID}#${column}_${row}`, kind: 'scale', description }];
       }
@@ -156,7 +221,7 @@ function sideBySideKeys(
  * This is the order of a survey's value keys and of an export's columns.
  */
 export function questionsInSurveyOrder(doc: QsfDocument): QsfQuestion[] {
-  const byId = new Map(questionsOf(doc).map((q) => [q.QuestionID, q]));
+  const byId = new Map(resolvedQuestionsOf(doc).map((q) => [q.QuestionID, q]));
   const ordered: QsfQuestion[] = [];
   const blocks = [...blocksOf(doc)].sort((a, b) => Number(a.Type === 'Trash') - Number(b.Type === 'Trash'));
   for (const block of blocks) {
