@@ -8,7 +8,7 @@ import { type QsfQuestion, recodeOf } from '../surveys/definition/qsf.js';
 import type { AnswerValue } from '../surveys/definition/response-values.js';
 import { type ValueKey, valueKeysOf } from '../surveys/definition/value-keys.js';
 import { type Answers, factsFor, shownAnswers, visibleChoices, type Walk } from './flow.js';
-import type { EngineSurvey } from './survey-model.js';
+import type { EngineSurvey, FlowNode } from './survey-model.js';
 
 export interface EngineAnswers {
   answers: Record<string, AnswerValue>;
@@ -81,8 +81,8 @@ function answerFor(
 /**
  * The presented order of every randomized question shown (issue 13 item 3), as the exports read it:
  * `QID6_DO_<choice>` is the position choice was shown at (1 first), `QID6_ADO_<answer>` a matrix's scale
- * point's, and `BL_x_DO` the block's questions
- * in the order shown, joined by `|`.
+ * point's, `BL_x_DO` the block's questions in the order shown, joined by `|`, and `FL_n_DO` a block
+ * randomizer's children in the order the walk presented them (`BL_x` for a block, else the child's FlowID).
  */
 export function displayOrders(
   survey: EngineSurvey,
@@ -109,6 +109,25 @@ export function displayOrders(
       .filter((p) => p.blockId === blockId)
       .flatMap((p) => p.questionIds.filter((id) => !p.hidden.includes(id)));
     if (shown.length > 0) out[`${blockId}_DO`] = shown.join('|');
+  }
+  Object.assign(out, randomizerOrders(survey.flow, walked));
+  return out;
+}
+
+/** `FL_n_DO` of every randomizer the walk went through, from the children it picked (`Walk.presented`). */
+function randomizerOrders(nodes: FlowNode[], walked: Walk): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const node of nodes) {
+    if (!('flow' in node)) continue;
+    const picked = node.type === 'randomizer' ? walked.presented.get(node.id) : undefined;
+    if (picked && picked.length > 0)
+      out[`${node.id}_DO`] = picked
+        .map((id) => {
+          const child = node.flow.find((c) => c.id === id);
+          return child?.type === 'block' ? child.blockId : id;
+        })
+        .join('|');
+    Object.assign(out, randomizerOrders(node.flow, walked));
   }
   return out;
 }

@@ -1,7 +1,8 @@
 /**
  * The column layout of a survey's export, from its stored definition: the fixed metadata columns (fewer
  * for an anonymized survey), the columns of every question outside the trash in survey order (named as
- * question-columns.ts says), then the embedded data fields of the flow. csv2013 wraps the same question
+ * question-columns.ts says; with `includeDisplayOrder` the flow's block randomizers' display orders
+ * after them), then the embedded data fields of the flow. csv2013 wraps the same question
  * columns in its V1..V10 and location columns and joins header texts with `-`.
  */
 
@@ -27,6 +28,7 @@ import {
 import { isMultiAnswer } from '../surveys/definition/question-types.js';
 import { npsGroup, plainText, type ValueKey } from '../surveys/definition/value-keys.js';
 import { blockOrderAfter, blockOrderColumns, blockOrderValues } from './block-display-order.js';
+import { flowOrderColumns, flowOrderValues } from './flow-display-order.js';
 import { isEmptyValue } from './formats/cells.js';
 import type {
   ExportColumn,
@@ -219,16 +221,18 @@ export function joinSets(
 
 /**
  * What an export row holds beyond the recorded values: joined multi-answer sets (`breakoutSets: false`)
- * and block display orders (`includeDisplayOrder`); undefined when neither applies.
+ * and block and block randomizer display orders (`includeDisplayOrder`); undefined when none applies.
  */
 export function derivedValues(
   doc: QsfDocument,
   options: ColumnOptions,
 ): ((row: ExportRow) => ExportRow) | undefined {
   const questions = new Map(exportedQuestions(doc).map((q) => [q.QuestionID, q]));
-  const steps = [joinSets(doc, options), blockOrderValues(doc, questions, options)].filter(
-    (step): step is (row: ExportRow) => ExportRow => step !== undefined,
-  );
+  const steps = [
+    joinSets(doc, options),
+    blockOrderValues(doc, questions, options),
+    flowOrderValues(doc, options),
+  ].filter((step): step is (row: ExportRow) => ExportRow => step !== undefined);
   if (steps.length === 0) return undefined;
   return (row) => steps.reduce((out, step) => step(out), row);
 }
@@ -240,7 +244,8 @@ export function exportLayout(
   options: ColumnOptions = {},
 ): ExportLayout {
   const legacy = format === 'csv2013';
-  const questions = questionColumns(doc, options, legacy);
+  // A block randomizer's display order: after the question columns (flow-display-order.ts).
+  const questions = [...questionColumns(doc, options, legacy), ...flowOrderColumns(doc, options)];
   const embedded = embeddedColumns(doc);
   if (legacy) return { columns: legacyColumns([...questions, ...embedded]) };
   const metadata = currentMetadataColumns({ anonymized: isAnonymized(doc) });
