@@ -4,6 +4,7 @@
  * box, timing of clicks for Timing questions, focus on the error summary, one submit per click, and
  * in-page display logic (a follow-up shown as soon as its condition holds).
  */
+import { MAP_SCRIPT, MAP_STYLES } from './views/map-views.js';
 
 export const STYLESHEET = `
 *,*::before,*::after{box-sizing:border-box}
@@ -81,7 +82,7 @@ table:not(.matrix) th{font-weight:600;background:#f4f5f7}
  table.matrix td{display:flex;align-items:center;gap:.5rem;text-align:left;border:0}
  table.matrix td::before{content:attr(data-label);flex:1;order:2}
 }
-`;
+${MAP_STYLES}`;
 
 export const SCRIPT = `
 (function () {
@@ -216,4 +217,4 @@ export const SCRIPT = `
     form.querySelectorAll('[data-signature]').forEach(signaturePad);
   });
 })();
-`;
+${MAP_SCRIPT}`;

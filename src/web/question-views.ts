@@ -9,6 +9,7 @@ import type { Choice, Question } from '../modules/engine/survey-model.js';
 import { type Html, html, plain, rich } from './html.js';
 import type { TextMedia } from './rich-text.js';
 import { fileQuestion, signatureQuestion, sliderQuestion } from './views/input-views.js';
+import { mapQuestion } from './views/map-views.js';
 import { constantSum, pickGroupRank, textCells } from './views/matrix-types.js';
 
 const has = (values: string[] | undefined, value: string) => values?.includes(value) ?? false;
@@ -97,6 +98,9 @@ function body(view: QuestionView, media: TextMedia): Html {
       return constantSum(question, choices, values, media);
     case 'pgr':
       return pickGroupRank(question, choices, values, media);
+    case 'heatmap':
+    case 'hotspot':
+      return mapQuestion(question, choices, values, media);
     default:
       return html``;
   }

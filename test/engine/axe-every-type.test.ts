@@ -46,6 +46,13 @@ async function walkEveryPage(page: Page, check: (name: string) => Promise<void>)
   await next(page);
   await check('page 3 asking about the unanswered question');
   await page.getByRole('button', { name: 'Continue without answering' }).click();
+  await page.waitForSelector('#q-QID66');
+  await check('page 4');
+  await page.getByLabel('Your email', { exact: true }).fill('nope@');
+  await next(page);
+  await check('page 4 with errors');
+  await page.getByLabel('Your email', { exact: true }).fill('ada@example.org');
+  await next(page);
   await page.waitForSelector('.end');
   await check('end of survey');
 }
@@ -84,7 +91,7 @@ describe('every question type, accessible', () => {
     } finally {
       await context.close();
     }
-    expect(Object.keys(findings)).toHaveLength(7);
+    expect(Object.keys(findings)).toHaveLength(9);
     expect(findings).toEqual(Object.fromEntries(Object.keys(findings).map((name) => [name, []])));
   });
 
@@ -109,7 +116,7 @@ describe('every question type, accessible', () => {
     } finally {
       await context.close();
     }
-    expect(Object.keys(problems)).toHaveLength(7);
+    expect(Object.keys(problems)).toHaveLength(9);
     expect(problems).toEqual(Object.fromEntries(Object.keys(problems).map((name) => [name, []])));
   });
 
@@ -168,6 +175,30 @@ describe('every question type, accessible', () => {
       await press('Tab');
       expect(await focused()).toBe('button Continue without answering');
       await submitWith('Space');
+
+      // Page 4, the input types: slider boxes and "not applicable", stars by arrows, a bar, a text,
+      // a file chosen from the file input, a signature by a typed name.
+      await press('Tab');
+      expect(await focused()).toBe('input QID61_1');
+      await page.keyboard.type('40');
+      await press('Tab', 'Tab', 'Tab', 'Space'); // past the first "not applicable" and the second box
+      expect(await focused()).toBe('input QID61_2_NA');
+      expect(await page.locator('[name=QID61_2_NA]').isChecked()).toBe(true);
+      await press('Tab', 'ArrowRight', 'ArrowRight'); // the stars: from 1 to 3
+      expect(await focused()).toBe('input QID62_1');
+      await press('Tab');
+      await page.keyboard.type('6');
+      await press('Tab');
+      expect(await focused()).toBe('input QID66_TEXT');
+      await page.keyboard.type('ada@example.org');
+      await press(...Array<string>(6).fill('Tab'));
+      expect(await focused()).toBe('input QID72_FILE');
+      const [chooser] = await Promise.all([page.waitForEvent('filechooser'), press('Space')]);
+      await chooser.setFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('notes') });
+      await press('Tab');
+      expect(await focused()).toBe('input QID73_SIGNED_NAME');
+      await page.keyboard.type('Ada Lovelace');
+      await submitWith('Enter');
       expect(await page.locator('.end').textContent()).toBeTruthy();
     } finally {
       await context.close();
@@ -178,7 +209,9 @@ describe('every question type, accessible', () => {
       .where('survey_id', '=', surveyId)
       .orderBy('recorded_date', 'desc')
       .executeTakeFirstOrThrow();
-    expect(JSON.parse(response.values)).toMatchObject({
+    const values = JSON.parse(response.values);
+    expect(values.QID61_2).toBeUndefined(); // not applicable
+    expect(values).toMatchObject({
       QID2: 2,
       QID3: 1,
       QID4_1: 1,
@@ -186,6 +219,12 @@ describe('every question type, accessible', () => {
       QID6: 10,
       QID7_TEXT: '42',
       QID15_1: 7,
+      QID61_1: 50, // 40 snaps to the grid's 50
+      QID62_1: 3,
+      QID63_1: 6,
+      QID66_TEXT: 'ada@example.org',
+      QID72_FILE_NAME: 'notes.txt',
+      QID73_FILE_TYPE: 'image/png',
     });
   });
 });

@@ -1,10 +1,33 @@
 import { block, blockFlow, qsf, question } from './qsf-builder.js';
+import { inputTypesSurvey } from './types-input-survey.js';
 import { matrixTypesForEveryType } from './types-matrix-survey.js';
+
+type Element = { Element: string; PrimaryAttribute: string; Payload: Record<string, unknown> };
+
+/**
+ * The input types of types-input-survey.ts (sliders with "not applicable", stars, bars, meta info,
+ * timing, text validation, a file upload, a signature), renumbered from QID61, none forced: the
+ * every-type survey's fourth page, a block of its own.
+ */
+function inputTypesForEveryType(): { questions: Element[]; ids: string[] } {
+  const elements = (inputTypesSurvey().SurveyElements as Element[]).filter((e) => e.Element === 'SQ');
+  const questions = elements.map((element, i) => {
+    const id = `QID${61 + i}`;
+    const copy = structuredClone(element);
+    const settings = (copy.Payload.Validation as { Settings: Record<string, unknown> }).Settings;
+    settings.ForceResponse = 'OFF';
+    Object.assign(copy.Payload, { QuestionID: id, DataExportTag: `${copy.Payload.DataExportTag}_input` });
+    copy.PrimaryAttribute = id;
+    return copy;
+  });
+  return { questions, ids: questions.map((q) => q.PrimaryAttribute) };
+}
 
 /**
  * A survey with one question of every type the engine draws (docs/engine.md, "Question types"), over
- * three pages: the first and the second force answers, the third requests one, so the error summary and
- * the "continue without answering" page appear too. Question texts use the author's markup the real
+ * four pages: the first and the second force answers, the third requests one, so the error summary and
+ * the "continue without answering" page appear too; the fourth (a block of its own) holds the input types,
+ * whose text validation shows its errors. Question texts use the author's markup the real
  * files hold (paragraphs, styles, a table, a link).
  */
 export function everyTypeSurvey() {
@@ -12,6 +35,7 @@ export function everyTypeSurvey() {
   // Issue 14 part 2: matrix text entry, side-by-side with text and dropdown columns, constant sum,
   // pick-group-rank (on the last page, not forced).
   const matrixTypes = matrixTypesForEveryType();
+  const inputTypes = inputTypesForEveryType();
   const questions = [
     question('QID1', {
       type: 'DB',
@@ -143,6 +167,7 @@ export function everyTypeSurvey() {
     question('QID18', { type: 'Timing', selector: 'PageTimer', text: 'Timing' }),
     question('QID19', { type: 'TE', selector: 'SL', text: 'Any comments?', force: 'RequestResponse' }),
     ...matrixTypes.questions,
+    ...inputTypes.questions,
   ];
   const items = [
     'QID1',
@@ -169,8 +194,8 @@ export function everyTypeSurvey() {
     ...matrixTypes.ids,
   ];
   return qsf({
-    blocks: [block('BL_every00000000001', items)],
-    flow: [blockFlow('BL_every00000000001', 'FL_2')],
+    blocks: [block('BL_every00000000001', items), block('BL_every00000000002', inputTypes.ids)],
+    flow: [blockFlow('BL_every00000000001', 'FL_2'), blockFlow('BL_every00000000002', 'FL_3')],
     questions,
     options: { ProgressBarDisplay: 'Text' },
   });

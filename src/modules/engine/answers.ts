@@ -6,6 +6,7 @@
  */
 import { plainText as plain } from '../surveys/definition/value-keys.js';
 import { isAnsweredInput, readSliderInput, readUpload } from './answers-input.js';
+import { readHeatMap, readHotSpot } from './answers-map.js';
 import {
   cellNames,
   isAnsweredMatrixLike,
@@ -123,6 +124,10 @@ function readQuestion(question: Question, form: FormFields, choices: Choice[]): 
       return readConstantSum(question, form, choices);
     case 'pgr':
       return readPickGroupRank(question, form, choices);
+    case 'heatmap':
+      return readHeatMap(question, form, choices);
+    case 'hotspot':
+      return readHotSpot(question, form, choices);
     default:
       return { fields: {} };
   }

@@ -2,6 +2,7 @@
 
 import type { QsfQuestion } from '../surveys/definition/qsf.js';
 import { isSupportedQuestion } from '../surveys/definition/question-types.js';
+import { toMap } from './answers-map.js';
 import { toDefaults } from './model-options.js';
 import { entries, type Json, num, str, truthy } from './qsf-reading.js';
 import { toSlider, toUpload } from './question-model-input.js';
@@ -67,6 +68,10 @@ function kindOf(type: string, selector: string, subSelector: string): QuestionKi
       return 'file';
     case 'Draw':
       return 'signature';
+    case 'HeatMap':
+      return 'heatmap';
+    case 'HotSpot':
+      return 'hotspot';
     default:
       return 'unsupported';
   }
@@ -122,6 +127,8 @@ export function toQuestion(payload: QsfQuestion): Question | undefined {
     question.randomize = { subset: num(randomization.TotalRandSubset, 0) };
   if (kind === 'slider') question.slider = toSlider(selector, config, payload.Labels);
   if (kind === 'file') question.upload = toUpload(config);
+  if (kind === 'heatmap' || kind === 'hotspot')
+    Object.assign(question, toMap(payload, question.text, question.choices));
   if (kind === 'nps' && question.choices.length === 0) {
     question.choices = Array.from({ length: 11 }, (_, n) => plainChoice(String(n)));
   }

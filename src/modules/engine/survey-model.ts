@@ -14,6 +14,7 @@ import {
   questionsOf,
   quotasOf,
 } from '../surveys/definition/qsf.js';
+import type { MapSettings } from './answers-map.js';
 import { normaliseLanguageCode } from './languages.js';
 import { type BlockLoop, toBlockLoop } from './loops.js';
 import { hasOwnEnding, toBlockRandomization, toEnding } from './model-options.js';
@@ -44,6 +45,8 @@ export type QuestionKind =
   | 'matrix-text'
   | 'constant-sum'
   | 'pgr'
+  | 'heatmap'
+  | 'hotspot'
   | 'unsupported';
 
 export interface Choice {
@@ -97,6 +100,8 @@ export interface Question {
   upload?: { maxBytes: number; extensions: string[] };
   /** Constant sum: the total the numbers must add up to (`ChoicesTotal`), when the author set one. */
   constantSum?: { total?: number };
+  /** Heat map and hot spot: the image and its regions (answers-map.ts). */
+  map?: MapSettings;
   /** Pick, group and rank: the group names, in order (their index is the group id). */
   groups?: string[];
   /** Matrix text entry: the size of each box (SubSelector Short, Medium or Long). */

@@ -36,6 +36,10 @@ const SUPPORTED: Record<string, Record<string, readonly string[]>> = {
   Draw: { Signature: ['*'] },
   CS: { VRTL: ['*'], HR: ['*'], HBAR: ['*'], HSLIDER: ['*'] },
   PGR: { DragAndDrop: ['*'] },
+  // No real file we have: the selectors as public QSF readers write them (answers-map.ts). Hot spot
+  // `LikeDislike` (three states) is not run.
+  HeatMap: { Image: ['*'] },
+  HotSpot: { OnOff: ['*'] },
 };
 
 /** Side-by-side columns the engine runs: single- or multi-answer matrices, dropdowns and text entry. */

@@ -1,4 +1,5 @@
 import { resolvedQuestionsOf } from './carry-forward.js';
+import { mapRegionsOf } from './map-regions.js';
 import { groupKey, groupsOf, rankKey } from './pick-group-rank.js';
 import { blocksOf, type QsfDocument, type QsfQuestion, questionsOf } from './qsf.js';
 import { isMultiAnswer, isTextMatrix } from './question-types.js';
@@ -116,6 +117,22 @@ export function valueKeysOf(question: QsfQuestion): ValueKey[] {
       return FILE_KEYS.map(([suffix, kind]) =>
         key(`_${suffix}`, kind, { description: `${title} - ${suffix}` }),
       );
+    case 'HeatMap':
+    case 'HotSpot': {
+      // Heat map: the click in image pixels, then 1 for the region it fell in; hot spot: each region 1
+      // (on) or 2 (off). Our reading: no real export we have holds either (map-regions.ts).
+      const regions = mapRegionsOf(question);
+      const perRegion = (kind: ValueKeyKind) =>
+        regions.map((r) =>
+          key(`_${r.id}`, kind, { choiceId: r.id, description: `${title} - ${plainText(r.text)}` }),
+        );
+      if (question.QuestionType === 'HotSpot') return perRegion('number');
+      return [
+        key('_1_x', 'number', { description: `${title} - Click 1 - x` }),
+        key('_1_y', 'number', { description: `${title} - Click 1 - y` }),
+        ...perRegion('selected'),
+      ];
+    }
     case 'Meta':
       return META_KEYS.map((suffix) => key(`_${suffix}`, 'text', { description: `${title} - ${suffix}` }));
     default:
