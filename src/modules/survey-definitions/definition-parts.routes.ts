@@ -5,7 +5,7 @@ import { Envelope, MetaOnlySchema, ok } from '../../http/envelope.js';
 import { blocksOf, questionsOf } from '../surveys/definition/qsf.js';
 import * as edits from './definition-edits.js';
 import { registerFlowRoutes } from './flow-parts.routes.js';
-import { answerChange, base, List, noticeOf, tags, working } from './route-parts.js';
+import { answerChange, answerCreated, base, List, tags, working } from './route-parts.js';
 import {
   AnyObject,
   BlockBodySchema,
@@ -17,7 +17,6 @@ import {
   QuestionParams,
   SurveyParams,
 } from './survey-definitions.schemas.js';
-import * as service from './survey-definitions.service.js';
 
 export function registerDefinitionPartRoutes(app: App, deps: Deps): void {
   registerQuestionRoutes(app, deps);
@@ -49,15 +48,9 @@ function registerQuestionRoutes(app: App, deps: Deps): void {
     },
     async (request) => {
       const { body } = request;
-      const { result, notices } = await service.changeDefinition(
-        deps,
-        request.principal,
-        request.params.surveyId,
-        'surveyDefinitionManipulation.editQuestions',
-        body,
-        (d) => edits.createQuestion(d, body, request.query.blockId),
-      );
-      return ok(request, { QuestionID: result }, noticeOf(notices));
+      return answerCreated(deps, request, 'surveyDefinitionManipulation.editQuestions', body, (d) => ({
+        QuestionID: edits.createQuestion(d, body, request.query.blockId),
+      }));
     },
   );
 
@@ -140,15 +133,9 @@ function registerBlockRoutes(app: App, deps: Deps): void {
     },
     async (request) => {
       const { body } = request;
-      const { result, notices } = await service.changeDefinition(
-        deps,
-        request.principal,
-        request.params.surveyId,
-        'surveyDefinitionManipulation.useBlocks',
-        body,
-        (d) => edits.createBlock(d, body),
+      return answerCreated(deps, request, 'surveyDefinitionManipulation.useBlocks', body, (d) =>
+        edits.createBlock(d, body),
       );
-      return ok(request, result, noticeOf(notices));
     },
   );
 

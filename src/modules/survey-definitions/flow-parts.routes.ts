@@ -4,7 +4,7 @@ import type { App } from '../../http/app-types.js';
 import { Envelope, MetaOnlySchema, ok } from '../../http/envelope.js';
 import { presentQuotas } from './definition.presenter.js';
 import * as flows from './flow-edits.js';
-import { answerChange, base, List, noticeOf, tags, working } from './route-parts.js';
+import { answerChange, answerCreated, base, List, tags, working } from './route-parts.js';
 import {
   AnyObject,
   EmbeddedDataBodySchema,
@@ -15,7 +15,6 @@ import {
   QuotaCreatedSchema,
   SurveyParams,
 } from './survey-definitions.schemas.js';
-import * as service from './survey-definitions.service.js';
 
 export function registerFlowRoutes(app: App, deps: Deps): void {
   app.get(
@@ -120,15 +119,9 @@ export function registerFlowRoutes(app: App, deps: Deps): void {
     },
     async (request) => {
       const { body } = request;
-      const { result, notices } = await service.changeDefinition(
-        deps,
-        request.principal,
-        request.params.surveyId,
-        'surveyDefinitionManipulation.useQuotas',
-        body,
-        (d) => flows.createQuota(d, body),
-      );
-      return ok(request, { QuotaID: result }, noticeOf(notices));
+      return answerCreated(deps, request, 'surveyDefinitionManipulation.useQuotas', body, (d) => ({
+        QuotaID: flows.createQuota(d, body),
+      }));
     },
   );
 }

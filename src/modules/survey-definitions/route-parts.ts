@@ -2,7 +2,7 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
-import { Envelope, meta } from '../../http/envelope.js';
+import { Envelope, meta, ok } from '../../http/envelope.js';
 import type { Principal } from '../../http/principal.js';
 import type { QsfDocument } from '../surveys/definition/qsf.js';
 import type { SurveyPermission } from '../surveys/survey-permissions.js';
@@ -47,4 +47,23 @@ export async function answerChange(
     edit,
   );
   return changed(request, notices);
+}
+
+/** A change that creates a part (a question, a block, a quota): answered with what `edit` returns. */
+export async function answerCreated<T>(
+  deps: Deps,
+  request: FastifyRequest & { principal: Principal; params: { surveyId: string } },
+  need: SurveyPermission,
+  body: unknown,
+  edit: (document: QsfDocument) => T,
+) {
+  const { result, notices } = await changeDefinition(
+    deps,
+    request.principal,
+    request.params.surveyId,
+    need,
+    body,
+    edit,
+  );
+  return ok(request, result, noticeOf(notices));
 }
