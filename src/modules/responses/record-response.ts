@@ -169,8 +169,8 @@ export async function recordManyForSurvey(
     const payload = completionPayload(responseId, survey.id, input, input.now);
     await recordEvent(trx, scope, completedResponseTopic(survey.id), payload, input.now);
   }
-  // Last: the owner's row is the one row recordings of the owner's surveys write in common, so it is
-  // locked only until the commit that follows.
+  // The owner's counts go to one stripe of their counter, at random (decision 0015): recordings of one
+  // owner's surveys seldom write the same row.
   const auditable = prepared.filter(({ row }) => isAuditable(row.status)).length;
   const delta = { auditable, generated: prepared.length - auditable };
   await moveResponseCounts(trx, scope, survey, delta);

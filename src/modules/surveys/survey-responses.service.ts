@@ -83,8 +83,8 @@ export interface CountDelta {
 
 /**
  * Moves responseCounts (spec 2.5) as responses come and go: the owner's, and the survey's deleted count
- * (its auditable and generated ones are counted from its responses). A recording calls it last in its
- * transaction: the owner's row is what recordings of one owner's surveys still write in common.
+ * (its auditable and generated ones are counted from its responses). The owner's move into one stripe
+ * of their counter (users.store.ts, decision 0015), so recordings of one owner's surveys do not queue.
  */
 export async function moveResponseCounts(
   db: Queryable,

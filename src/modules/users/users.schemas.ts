@@ -2,7 +2,7 @@ import { type Static, Type } from 'typebox';
 import { idPattern } from '../../http/ids.js';
 import { Nullable, StringEnum, Timestamp } from '../../http/schema-types.js';
 import { PermissionsSchema, permissionsFor } from './permissions.js';
-import type { UserRow } from './users.store.js';
+import type { ResponseCounts, UserRow } from './users.store.js';
 
 export const USER_TYPES = ['UT_BRANDADMIN', 'UT_PARTICIPANT'] as const;
 export const ACCOUNT_STATUSES = ['active', 'disabled'] as const;
@@ -98,7 +98,7 @@ export const WhoAmISchema = Type.Object({
 export type WhoAmI = Static<typeof WhoAmISchema>;
 
 /** Spec 2.5: the user record, as the API shows it (never the password hash). */
-export function toUserRecord(row: UserRow): UserRecord {
+export function toUserRecord(row: UserRow & { responseCounts: ResponseCounts }): UserRecord {
   return {
     id: row.id,
     username: row.username,
@@ -116,11 +116,7 @@ export function toUserRecord(row: UserRow): UserRecord {
     passwordLastChangedDate: row.password_last_changed_date,
     passwordExpirationDate: row.password_expiration_date,
     lastLoginDate: row.last_login_date,
-    responseCounts: {
-      auditable: row.response_count_auditable,
-      generated: row.response_count_generated,
-      deleted: row.response_count_deleted,
-    },
+    responseCounts: row.responseCounts,
     permissions: permissionsFor(row.user_type),
   };
 }

@@ -14,9 +14,9 @@ import { hashPassword, newApiToken } from './secrets.js';
 import type { CreateUserBody, UpdateUserBody } from './users.schemas.js';
 import * as store from './users.store.js';
 
-export async function getUser(deps: Deps, principal: Principal, userId: string): Promise<store.UserRow> {
+export async function getUser(deps: Deps, principal: Principal, userId: string) {
   if (userId !== principal.userId) requireBrandAdmin(principal);
-  const row = await store.findUser(deps.db, principal, userId);
+  const row = await store.findUserWithCounts(deps.db, principal, userId);
   if (!row) throw userNotFound(userId);
   return row;
 }

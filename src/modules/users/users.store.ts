@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import { type Page, pageWindow } from '../../db/page.js';
 import type { Scope } from '../../db/scope.js';
@@ -5,6 +6,51 @@ import type { Queryable } from '../../deps.js';
 import type { UsersTable } from './users.tables.js';
 
 export type UserRow = Selectable<UsersTable>;
+
+/** Spec 2.5's responseCounts of a user: the responses of the surveys they own. */
+export interface ResponseCounts {
+  auditable: number;
+  generated: number;
+  deleted: number;
+}
+
+const COUNTS = ['auditable', 'generated', 'deleted'] as const;
+
+/** Stripes of a user's counter: completions recorded at once add to different rows (decision 0012). */
+export const RESPONSE_COUNT_STRIPES = 16;
+
+/** The user and their responseCounts, summed over the counter's stripes, in one statement. */
+export async function findUserWithCounts(
+  db: Queryable,
+  scope: Scope,
+  userId: string,
+): Promise<(UserRow & { responseCounts: ResponseCounts }) | undefined> {
+  const row = await db
+    .selectFrom('users')
+    .selectAll('users')
+    .select((eb) =>
+      COUNTS.map((count) =>
+        eb
+          .selectFrom('user_response_counts as c')
+          .select((c) => c.fn.sum<number | string>(`c.${count}`).as('sum'))
+          .whereRef('c.organization_id', '=', 'users.organization_id')
+          .whereRef('c.user_id', '=', 'users.id')
+          .as(`count_${count}`),
+      ),
+    )
+    .where('users.organization_id', '=', scope.organizationId)
+    .where('users.id', '=', userId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { count_auditable, count_generated, count_deleted, ...user } = row;
+  // No stripe yet: SQL's sum of nothing is null. PostgreSQL's sum of integers is a bigint (text here).
+  const responseCounts = {
+    auditable: Number(count_auditable ?? 0),
+    generated: Number(count_generated ?? 0),
+    deleted: Number(count_deleted ?? 0),
+  };
+  return { ...user, responseCounts };
+}
 
 export function findUser(db: Queryable, scope: Scope, userId: string): Promise<UserRow | undefined> {
   return db
@@ -65,22 +111,34 @@ export async function countActiveBrandAdmins(db: Queryable, scope: Scope): Promi
   return Number(row.count);
 }
 
-/** Response counts live on the owner's row; the surveys module moves them as responses come and go. */
+/**
+ * Moves a user's responseCounts by a delta, in one stripe of their counter (random unless given): the
+ * surveys and responses modules call it as responses come and go, in the recording's transaction.
+ */
 export async function addResponseCounts(
   db: Queryable,
   scope: Scope,
   userId: string,
-  delta: { auditable?: number; generated?: number; deleted?: number },
+  delta: Partial<ResponseCounts>,
+  stripe = randomInt(RESPONSE_COUNT_STRIPES),
 ): Promise<void> {
   await db
-    .updateTable('users')
-    .set((eb) => ({
-      response_count_auditable: eb('response_count_auditable', '+', delta.auditable ?? 0),
-      response_count_generated: eb('response_count_generated', '+', delta.generated ?? 0),
-      response_count_deleted: eb('response_count_deleted', '+', delta.deleted ?? 0),
-    }))
-    .where('organization_id', '=', scope.organizationId)
-    .where('id', '=', userId)
+    .insertInto('user_response_counts')
+    .values({
+      organization_id: scope.organizationId,
+      user_id: userId,
+      stripe,
+      auditable: delta.auditable ?? 0,
+      generated: delta.generated ?? 0,
+      deleted: delta.deleted ?? 0,
+    })
+    .onConflict((conflict) =>
+      conflict.columns(['organization_id', 'user_id', 'stripe']).doUpdateSet((eb) => ({
+        auditable: eb('user_response_counts.auditable', '+', eb.ref('excluded.auditable')),
+        generated: eb('user_response_counts.generated', '+', eb.ref('excluded.generated')),
+        deleted: eb('user_response_counts.deleted', '+', eb.ref('excluded.deleted')),
+      })),
+    )
     .execute();
 }
 

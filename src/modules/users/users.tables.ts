@@ -20,9 +20,19 @@ export interface UsersTable {
   password_last_changed_date: string | null;
   password_expiration_date: string | null;
   last_login_date: string | null;
-  response_count_auditable: Generated<number>;
-  response_count_generated: Generated<number>;
-  response_count_deleted: Generated<number>;
+}
+
+/**
+ * A user's responseCounts (spec 2.5) as a counter in stripes: a recording adds to one stripe, chosen at
+ * random, so that completions of one owner's surveys do not queue on one row; the counts are the sums.
+ */
+export interface UserResponseCountsTable {
+  organization_id: string;
+  user_id: string;
+  stripe: number;
+  auditable: Generated<number>;
+  generated: Generated<number>;
+  deleted: Generated<number>;
 }
 
 export interface ApiTokensTable {
@@ -35,4 +45,5 @@ export interface ApiTokensTable {
 export interface UserTables {
   users: UsersTable;
   api_tokens: ApiTokensTable;
+  user_response_counts: UserResponseCountsTable;
 }
