@@ -19,37 +19,20 @@ const COUNTS = ['auditable', 'generated', 'deleted'] as const;
 /** Stripes of a user's counter: completions recorded at once add to different rows (decision 0012). */
 export const RESPONSE_COUNT_STRIPES = 16;
 
-/** The user and their responseCounts, summed over the counter's stripes, in one statement. */
-export async function findUserWithCounts(
-  db: Queryable,
-  scope: Scope,
-  userId: string,
-): Promise<(UserRow & { responseCounts: ResponseCounts }) | undefined> {
-  const row = await db
-    .selectFrom('users')
-    .selectAll('users')
-    .select((eb) =>
-      COUNTS.map((count) =>
-        eb
-          .selectFrom('user_response_counts as c')
-          .select((c) => c.fn.sum<number | string>(`c.${count}`).as('sum'))
-          .whereRef('c.organization_id', '=', 'users.organization_id')
-          .whereRef('c.user_id', '=', 'users.id')
-          .as(`count_${count}`),
-      ),
-    )
-    .where('users.organization_id', '=', scope.organizationId)
-    .where('users.id', '=', userId)
+/** A user's responseCounts: the sums of their counter's stripes (none yet: zeros). */
+export async function responseCountsOf(db: Queryable, scope: Scope, userId: string): Promise<ResponseCounts> {
+  const sums = await db
+    .selectFrom('user_response_counts')
+    .select((eb) => COUNTS.map((count) => eb.fn.sum<number | string | null>(count).as(count)))
+    .where('organization_id', '=', scope.organizationId)
+    .where('user_id', '=', userId)
     .executeTakeFirst();
-  if (!row) return undefined;
-  const { count_auditable, count_generated, count_deleted, ...user } = row;
-  // No stripe yet: SQL's sum of nothing is null. PostgreSQL's sum of integers is a bigint (text here).
-  const responseCounts = {
-    auditable: Number(count_auditable ?? 0),
-    generated: Number(count_generated ?? 0),
-    deleted: Number(count_deleted ?? 0),
+  // SQL's sum of no rows is null; PostgreSQL's sum of integers is a bigint (text here).
+  return {
+    auditable: Number(sums?.auditable ?? 0),
+    generated: Number(sums?.generated ?? 0),
+    deleted: Number(sums?.deleted ?? 0),
   };
-  return { ...user, responseCounts };
 }
 
 export function findUser(db: Queryable, scope: Scope, userId: string): Promise<UserRow | undefined> {
