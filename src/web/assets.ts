@@ -46,6 +46,9 @@ table.matrix input{width:1.25rem;height:1.25rem}
 table.matrix td.text-cell input,table.matrix td.text-cell textarea{width:100%;min-width:6rem;height:auto;min-height:0}
 .cs-item input{width:8rem}
 .cs-total{font-weight:600}
+.cell-error{display:block;font-size:.875rem;margin:.25rem 0 0}
+.profile-row{padding:.5rem 0;border-bottom:1px solid #e1e4e8}
+.profile-name{display:block;font-weight:600;margin-bottom:.25rem}
 .pgr-item{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;padding:.5rem;border:1px solid #c9ced6;border-radius:.375rem;margin-bottom:.5rem}
 .pgr-name{flex:1 1 100%;font-weight:600}
 [hidden]{display:none!important}

@@ -10,19 +10,20 @@ import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.js';
 import type { FormFields } from '../modules/engine/answers.js';
 import { type StoredUpload, UPLOAD_FIELD } from '../modules/engine/answers-input.js';
-import { DEFAULT_UPLOAD_BYTES } from '../modules/engine/question-model-input.js';
 import type { Question } from '../modules/engine/survey-model.js';
 import {
+  fileNameOf,
+  fileTypeRefusal,
+  isPng,
   keptUpload,
+  SIGNATURE_BYTES,
   saveResponseFile,
+  tooLargeMessage,
   type UploadPlace,
   UploadTooLargeError,
+  uploadLimitsOf,
 } from '../modules/engine/uploads.js';
 import { KEEP_FIELD } from './views/input-views.js';
-
-/** A signature's PNG, at most 1 MB (a 600×200 drawing is a few KB). */
-const SIGNATURE_BYTES = 1024 * 1024;
-const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 type Outcome = StoredUpload | { error: string };
 
@@ -64,12 +65,12 @@ async function storeFile(
   question: Question,
   part: FilePart,
 ): Promise<Outcome> {
-  const { maxBytes, extensions } = question.upload ?? { maxBytes: DEFAULT_UPLOAD_BYTES, extensions: [] };
-  const name = part.filename.replace(/[\\/]/g, '_').slice(0, 255);
-  const ending = /\.([A-Za-z0-9]{1,10})$/.exec(name)?.[1]?.toLowerCase() ?? '';
-  if (extensions.length > 0 && !extensions.includes(ending)) {
+  const { maxBytes } = uploadLimitsOf(question);
+  const name = fileNameOf(part.filename);
+  const refusal = fileTypeRefusal(question, name);
+  if (refusal) {
     part.file.resume();
-    return { error: `Please upload a file of one of these types: ${extensions.join(', ')}.` };
+    return { error: refusal };
   }
   try {
     const { id, size } = await saveResponseFile(deps, place, part.file, maxBytes);
@@ -78,9 +79,7 @@ async function storeFile(
   } catch (error) {
     if (!(error instanceof UploadTooLargeError)) throw error;
     part.file.resume();
-    return {
-      error: `The file is too large. Please upload a file of at most ${Math.round(maxBytes / 1024 / 1024)} MB.`,
-    };
+    return { error: tooLargeMessage(maxBytes) };
   }
 }
 
@@ -117,7 +116,7 @@ async function storeSignature(
   const match = /^data:image\/png;base64,([A-Za-z0-9+/=]+)$/.exec(dataUrl ?? '');
   if (!match?.[1]) return undefined;
   const bytes = Buffer.from(match[1], 'base64');
-  if (bytes.length > SIGNATURE_BYTES || !bytes.subarray(0, 8).equals(PNG))
+  if (bytes.length > SIGNATURE_BYTES || !isPng(bytes))
     return { error: 'The signature could not be read. Please sign again.' };
   const { id, size } = await saveResponseFile(deps, place, [bytes], SIGNATURE_BYTES);
   return { id, name: 'signature.png', size, type: 'image/png' };

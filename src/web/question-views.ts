@@ -10,6 +10,7 @@ import { type Html, html, plain, rich } from './html.js';
 import type { TextMedia } from './rich-text.js';
 import { fileQuestion, signatureQuestion, sliderQuestion } from './views/input-views.js';
 import { mapQuestion } from './views/map-views.js';
+import { numberCells, profileMatrix, sumFooter } from './views/matrix-cells.js';
 import { constantSum, pickGroupRank, textCells } from './views/matrix-types.js';
 
 const has = (values: string[] | undefined, value: string) => values?.includes(value) ?? false;
@@ -77,7 +78,11 @@ function body(view: QuestionView, media: TextMedia): Html {
     case 'matrix-single':
     case 'matrix-multi':
     case 'matrix-text':
+    case 'matrix-cs':
+    case 'matrix-rank':
       return matrix(question, [question], choices, values, media);
+    case 'matrix-profile':
+      return profileMatrix(question, choices, values, media);
     case 'sbs':
       return matrix(
         question,
@@ -164,12 +169,21 @@ function matrix(
   )}</tr>`;
   const body = rows.map((row) => {
     const rowId = idOf(`${question.id}-r${row.id}`);
-    return html`<tr><th scope="row" id="${rowId}">${rich(row.text, { inline: true, media })}</th>${groups.map((g) => cells(g, row, values, multiColumn ? `${plain(g.text)}: ` : ''))}</tr>`;
+    return html`<tr><th scope="row" id="${rowId}">${rich(row.text, { inline: true, media })}</th>${groups.map((g) => cells(g, row, values, multiColumn ? `${plain(g.text)}: ` : '', rows.length))}</tr>`;
   });
-  return html`<table class="matrix"><thead>${head1}${head2}</thead><tbody>${body}</tbody></table>`;
+  const foot = groups.length === 1 && groups[0] ? sumFooter(groups[0], rows, values) : '';
+  return html`<table class="matrix"><thead>${head1}${head2}</thead><tbody>${body}</tbody>${foot}</table>`;
 }
 
-function cells(group: Question, row: Choice, values: Record<string, string[]>, column: string): Html {
+function cells(
+  group: Question,
+  row: Choice,
+  values: Record<string, string[]>,
+  column: string,
+  rowCount: number,
+): Html {
+  if (group.kind === 'matrix-cs' || group.kind === 'matrix-rank')
+    return numberCells(group, row, rowCount, values);
   const name = `${group.id}_${row.id}`;
   if (group.dropdown) {
     // On phones the column's heading is hidden: its name shows beside the select (data-label).

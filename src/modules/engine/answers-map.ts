@@ -1,34 +1,42 @@
 /**
- * Heat map (`QuestionType: HeatMap`, `Selector: Image`) and hot spot (`HotSpot`, `Selector: OnOff`)
- * questions: the image and its regions as the engine reads them from the QSF, and a page's answer to them.
+ * Heat map (`QuestionType: HeatMap`, `Selector: Image`) and hot spot (`HotSpot`, `Selector: OnOff` or
+ * `LikeDislike`) questions: the image and its regions as the engine reads them from the QSF, and a page's
+ * answer to them.
  *
  * No real file or export we have holds either type; the keys read are those public QSF readers write
  * (docs/engine.md): the image is `GraphicID` or `Graphics` (an `IM_…` graphic id or a URL), described by
  * `GraphicsDescription`, else the first image of the question text; the regions are
- * surveys/definition/map-regions.ts's, each placed by its bounding box (a polygon's `Shapes` are not read).
+ * surveys/definition/map-regions.ts's, each a box or polygons (`regionShapes`).
  *
  * Answers, as form fields (value-keys.ts names their columns): a heat map click is `QIDn_1_x` and
- * `QIDn_1_y` (image pixels) and the region it fell in `QIDn` = [region] (recorded `QIDn_<region>` = 1); a
- * hot spot records every region once any is on: `QIDn_<region>` = 1 (on) or 2 (off).
+ * `QIDn_1_y` (image pixels) and the region it fell in `QIDn` = [region] (recorded `QIDn_<region>` = 1); an
+ * on/off hot spot posts the regions on as `QIDn` and records every region once any is on:
+ * `QIDn_<region>` = 1 (on) or 2 (off); a like/dislike hot spot posts each region's state as
+ * `QIDn_<region>` = 0 (neither), 1 (like) or 2 (dislike) and records the regions liked (1) or disliked (2).
  */
-import { mapRegionsOf } from '../surveys/definition/map-regions.js';
-import { type Json, num, str } from './qsf-reading.js';
+import {
+  mapRegionsOf,
+  type RegionShape,
+  regionShapes,
+  shapesHold,
+} from '../surveys/definition/map-regions.js';
+import { type Json, str } from './qsf-reading.js';
 import type { Choice, Question } from './survey-model.js';
 
-export interface MapRegion {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
+export type MapRegion = RegionShape[];
 
 export interface MapSettings {
   /** The image's URL (a Qualtrics graphic URL for an `IM_…` id, resolved to the organisation's graphic). */
   image: string;
   alt: string;
-  /** Region geometry by choice id; a choice without one is offered in the list only. */
+  /** Region shapes by choice id; a choice without any is offered in the list only. */
   regions: Record<string, MapRegion>;
+  /** A hot spot whose regions cycle neither → like → dislike (`Selector: LikeDislike`). */
+  likeDislike?: boolean;
 }
+
+/** A like/dislike hot spot's states as posted and recorded; "neither" is posted 0 and not recorded. */
+export const HOT_SPOT_STATES = { neither: '0', like: '1', dislike: '2' } as const;
 
 type Fields = Record<string, string[]>;
 
@@ -64,29 +72,18 @@ export function toMap(
       id: spec.id,
       text: spec.text,
     });
-    const region = geometry(spec.place);
-    if (region) regions[spec.id] = region;
+    const shapes = regionShapes(spec.place);
+    if (shapes.length > 0) regions[spec.id] = shapes;
   }
-  return { map: { image, alt: alt || 'The image to click', regions }, text: rest, choices: shown };
-}
-
-function geometry(value: Json): MapRegion | undefined {
-  if (!value || typeof value !== 'object') return undefined;
-  const x = num(value.X ?? value.x ?? value.Left ?? value.left, Number.NaN);
-  const y = num(value.Y ?? value.y ?? value.Top ?? value.top, Number.NaN);
-  const width = num(value.Width ?? value.width, Number.NaN);
-  const height = num(value.Height ?? value.height, Number.NaN);
-  if (![x, y, width, height].every(Number.isFinite) || width <= 0 || height <= 0) return undefined;
-  return { x, y, width, height };
+  const map: MapSettings = { image, alt: alt || 'The image to click', regions };
+  if (str(payload.Selector) === 'LikeDislike') map.likeDislike = true;
+  return { map, text: rest, choices: shown };
 }
 
 /** The first shown region holding the point, if any. */
 export function regionAt(question: Question, choices: Choice[], x: number, y: number): string | undefined {
   const regions = question.map?.regions ?? {};
-  return choices.find((c) => {
-    const r = regions[c.id];
-    return r !== undefined && x >= r.x && x <= r.x + r.width && y >= r.y && y <= r.y + r.height;
-  })?.id;
+  return choices.find((c) => shapesHold(regions[c.id] ?? [], x, y))?.id;
 }
 
 const first = (form: Fields, key: string) => form[key]?.[0]?.trim() ?? '';
@@ -113,13 +110,28 @@ export function readHeatMap(question: Question, form: Fields, choices: Choice[])
   return { fields: { [id]: [picked] } };
 }
 
-/** A hot spot's regions: every shown one 1 (on) or 2 (off), once any is on. */
+/** A hot spot's regions: every shown one 1 (on) or 2 (off), once any is on; or liked and disliked ones. */
 export function readHotSpot(question: Question, form: Fields, choices: Choice[]) {
+  if (question.map?.likeDislike) return readLikeDislike(question, form, choices);
   const offered = new Set(choices.map((c) => c.id));
   const on = new Set((form[question.id] ?? []).filter((v) => v !== ''));
   if ([...on].some((v) => !offered.has(v))) return { fields: {}, error: 'That choice is not offered here.' };
   if (on.size === 0) return { fields: {} };
   const fields: Fields = {};
   for (const c of choices) fields[`${question.id}_${c.id}`] = [on.has(c.id) ? '1' : '2'];
+  return { fields };
+}
+
+/** Each shown region liked (1) or disliked (2); a region left at "neither" (0 or nothing) is not recorded. */
+function readLikeDislike(question: Question, form: Fields, choices: Choice[]) {
+  const fields: Fields = {};
+  for (const c of choices) {
+    const key = `${question.id}_${c.id}`;
+    const state = first(form, key);
+    if (state === '' || state === HOT_SPOT_STATES.neither) continue;
+    if (state !== HOT_SPOT_STATES.like && state !== HOT_SPOT_STATES.dislike)
+      return { fields: {}, error: 'That choice is not offered here.' };
+    fields[key] = [state];
+  }
   return { fields };
 }

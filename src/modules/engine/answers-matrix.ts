@@ -4,8 +4,10 @@
  * the response records (`QID1_2_1`, `QID5_3`, `QID7_0_GROUP_2`, `QID7_G0_2_RANK`).
  */
 import { groupKey, rankKey } from '../surveys/definition/pick-group-rank.js';
+import { plainText as plain } from '../surveys/definition/value-keys.js';
 import type { FormFields, QuestionFields } from './answers.js';
 import type { Choice, Question } from './survey-model.js';
+import { textProblem } from './text-validation.js';
 
 const MAX_TEXT = 20_000;
 const first = (form: FormFields, key: string): string => form[key]?.[0] ?? '';
@@ -15,14 +17,41 @@ export interface Read {
   error?: string;
 }
 
-/** One text per row and column: `<prefix>_<row>_<column>` (prefix `QID1`, or `QID8#2` for a side-by-side column). */
+/**
+ * One text per row and column: `<prefix>_<row>_<column>` (prefix `QID1`, or `QID8#2` for a side-by-side
+ * column), each box checked by the question's validation (a number in bounds, an e-mail address, a
+ * length ...): the message names the first box refused, and the page marks every one (`cellProblem`).
+ */
 export function readTextMatrix(question: Question, prefix: string, form: FormFields, rows: Choice[]): Read {
   const fields: QuestionFields = {};
-  for (const name of cellNames(question, prefix, rows)) {
-    const value = first(form, name).slice(0, MAX_TEXT);
-    if (value.trim() !== '') fields[name] = [value];
+  const refused: string[] = [];
+  for (const row of rows)
+    for (const answer of question.answers) {
+      const name = `${prefix}_${row.id}_${answer.id}`;
+      const value = first(form, name).slice(0, MAX_TEXT);
+      if (value.trim() === '') continue;
+      fields[name] = [value];
+      const problem = cellProblem(question, value);
+      if (problem) refused.push(`${plain(row.text)}, ${plain(answer.text)}: ${problem}`);
+    }
+  if (refused.length === 0) return { fields };
+  const more =
+    refused.length > 1
+      ? ` (${refused.length - 1} more box${refused.length > 2 ? 'es' : ''} marked below)`
+      : '';
+  return { fields, error: `${refused[0]}${more}` };
+}
+
+/** Why one text box of a text matrix cannot be taken (the question's `ContentType` or length), if it cannot. */
+export function cellProblem(question: Question, value: string): string | undefined {
+  const numeric = question.validation?.numeric;
+  if (numeric) {
+    const n = Number(value.trim());
+    const { min, max } = numeric;
+    if (!Number.isFinite(n) || (min !== undefined && n < min) || (max !== undefined && n > max))
+      return `Please enter a number${min !== undefined && max !== undefined ? ` between ${min} and ${max}` : ''}.`;
   }
-  return { fields };
+  return question.validation?.text ? textProblem(question.validation.text, value) : undefined;
 }
 
 export const cellNames = (question: Question, prefix: string, rows: Choice[]) =>
@@ -94,7 +123,7 @@ function rankWithin(given: string[]): number[] | undefined {
   return valid ? numbers : undefined;
 }
 
-/** Answered: every cell of a text matrix, every item of a constant sum, any item placed in a group. */
+/** Answered: every cell of a text, constant sum or rank matrix, every item of a constant sum, any item placed in a group. */
 export function isAnsweredMatrixLike(
   question: Question,
   fields: QuestionFields,
@@ -103,6 +132,8 @@ export function isAnsweredMatrixLike(
   const filled = (key: string) => (fields[key] ?? []).some((v) => v !== '');
   switch (question.kind) {
     case 'matrix-text':
+    case 'matrix-cs':
+    case 'matrix-rank':
       return cellNames(question, question.id, choices).every(filled);
     case 'constant-sum':
       return choices.every((c) => filled(`${question.id}_${c.id}`));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readConstantSum, readPickGroupRank, readTextMatrix } from './answers-matrix.js';
+import { cellProblem, readConstantSum, readPickGroupRank, readTextMatrix } from './answers-matrix.js';
+import { readProfile, readRankMatrix, readSumMatrix } from './answers-matrix-cells.js';
 import type { Choice, Question } from './survey-model.js';
 
 const choice = (id: string, text = `Item ${id}`): Choice => ({
@@ -80,5 +81,75 @@ describe('matrix text entry', () => {
       QID9_1_1: ['a'],
       QID9_2_2: ['b'],
     });
+  });
+});
+
+describe('matrix text entry, each cell validated', () => {
+  const columns = [choice('1', 'Email'), choice('2', 'Other')];
+  it('names the first box refused and counts the rest; boxes that pass are taken', () => {
+    const question: Question = {
+      ...base,
+      kind: 'matrix-text',
+      answers: columns,
+      validation: { text: { kind: 'email' } },
+    };
+    const form = { QID9_1_1: ['a@b.co'], QID9_1_2: ['nope'], QID9_2_1: ['x'], QID9_3_2: ['y@z'] };
+    const read = readTextMatrix(question, 'QID9', form, items);
+    expect(read.error).toBe('Item 1, Other: Please enter a valid email address. (2 more boxes marked below)');
+    expect(read.fields).toMatchObject({ QID9_1_1: ['a@b.co'], QID9_1_2: ['nope'] });
+    expect(readTextMatrix(question, 'QID9', { QID9_1_1: ['a@b.co'] }, items)).toEqual({
+      fields: { QID9_1_1: ['a@b.co'] },
+    });
+  });
+  it('checks numbers and their bounds, and lengths', () => {
+    const numeric: Question = { ...base, kind: 'matrix-text', validation: { numeric: { min: 0, max: 9 } } };
+    expect(cellProblem(numeric, '4')).toBeUndefined();
+    expect(cellProblem(numeric, '12')).toBe('Please enter a number between 0 and 9.');
+    expect(cellProblem(numeric, 'four')).toBe('Please enter a number between 0 and 9.');
+    const short: Question = {
+      ...base,
+      kind: 'matrix-text',
+      validation: { text: { kind: 'length', max: 3 } },
+    };
+    expect(cellProblem(short, 'abcd')).toBe('Please enter no more than 3 characters.');
+    expect(cellProblem(base, 'anything')).toBeUndefined();
+  });
+});
+
+describe('profile, constant sum and rank order matrices', () => {
+  const columns = [choice('1', 'Now'), choice('2', 'Later')];
+  it('a profile row takes one point of its own scale', () => {
+    const question: Question = {
+      ...base,
+      kind: 'matrix-profile',
+      rowAnswers: { 1: [choice('1'), choice('2')], 2: [choice('1'), choice('2'), choice('3')] },
+    };
+    const rows = items.slice(0, 2);
+    expect(readProfile(question, { QID9_1: ['2'], QID9_2: ['3'] }, rows)).toEqual({
+      fields: { QID9_1: ['2'], QID9_2: ['3'] },
+    });
+    expect(readProfile(question, { QID9_1: ['3'] }, rows).error).toBe('That answer is not offered here.');
+    expect(readProfile(question, { QID9_2: ['1', '2'] }, rows).error).toBe('Choose one answer for “Item 2”.');
+  });
+  it('a constant sum matrix totals each column on its own; the numbers given stay', () => {
+    const question: Question = { ...base, kind: 'matrix-cs', answers: columns, constantSum: { total: 10 } };
+    const rows = items.slice(0, 2);
+    expect(readSumMatrix(question, { QID9_1_1: ['4'], QID9_2_1: ['6'], QID9_1_2: ['10'] }, rows)).toEqual({
+      fields: { QID9_1_1: ['4'], QID9_2_1: ['6'], QID9_1_2: ['10'] },
+    });
+    const off = readSumMatrix(question, { QID9_1_1: ['4'], QID9_1_2: ['3'], QID9_2_2: ['3'] }, rows);
+    expect(off.error).toBe('The numbers in “Now” must add up to 10 (they add up to 4).');
+    expect(off.fields).toEqual({ QID9_1_1: ['4'], QID9_1_2: ['3'], QID9_2_2: ['3'] });
+    expect(readSumMatrix(question, { QID9_1_1: ['-1'] }, rows).error).toBe(
+      'Enter a number of 0 or more in each box.',
+    );
+  });
+  it('a rank order matrix ranks the rows 1..n once each within a column', () => {
+    const question: Question = { ...base, kind: 'matrix-rank', answers: columns };
+    const ranked = { QID9_1_1: ['3'], QID9_2_1: ['1'], QID9_3_1: ['2'] };
+    expect(readRankMatrix(question, ranked, items)).toEqual({ fields: ranked });
+    const twice = readRankMatrix(question, { ...ranked, QID9_1_2: ['1'], QID9_2_2: ['1'] }, items);
+    expect(twice.error).toBe('Give each row in “Later” a different rank from 1 to 3.');
+    expect(twice.fields).toMatchObject({ QID9_1_2: ['1'], QID9_2_2: ['1'] });
   });
 });

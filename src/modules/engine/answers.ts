@@ -14,6 +14,7 @@ import {
   readPickGroupRank,
   readTextMatrix,
 } from './answers-matrix.js';
+import { readProfile, readRankMatrix, readSumMatrix } from './answers-matrix-cells.js';
 import type { Answers } from './flow.js';
 import type { Choice, Question } from './survey-model.js';
 import { textProblem } from './text-validation.js';
@@ -60,7 +61,7 @@ export function readPage(
 }
 
 /** Matrices, side-by-side questions, forms and sliders are answered when every row or field is. */
-const EVERY_ROW = new Set(['matrix-single', 'matrix-multi', 'sbs', 'form', 'slider']);
+const EVERY_ROW = new Set(['matrix-single', 'matrix-multi', 'matrix-profile', 'sbs', 'form', 'slider']);
 
 export function isAnswered(question: Question, fields: QuestionFields, choices: Choice[]): boolean {
   if (question.kind === 'descriptive' || question.kind === 'timing') return true;
@@ -120,6 +121,12 @@ function readQuestion(question: Question, form: FormFields, choices: Choice[]): 
       return readRank(question, form, choices);
     case 'matrix-text':
       return readTextMatrix(question, question.id, form, choices);
+    case 'matrix-profile':
+      return readProfile(question, form, choices);
+    case 'matrix-cs':
+      return readSumMatrix(question, form, choices);
+    case 'matrix-rank':
+      return readRankMatrix(question, form, choices);
     case 'constant-sum':
       return readConstantSum(question, form, choices);
     case 'pgr':

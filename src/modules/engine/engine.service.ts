@@ -112,8 +112,10 @@ export async function takePage(
     return { kind: 'redirect' };
   }
 
-  const onPage = page.questionIds.flatMap((id) => run.engine.questions.get(id) ?? []);
   const view = pageView(run.engine, meta(run, session.id, now), state, walked);
+  // As the page showed them: carried forward and shuffled scale points (flow.ts answersShown).
+  const asShown = new Map(view?.questions.map((q) => [q.question.id, q.question]));
+  const onPage = page.questionIds.flatMap((id) => asShown.get(id) ?? run.engine.questions.get(id) ?? []);
   const shown = new Map(view?.questions.map((q) => [q.question.id, q.choices]));
   const choicesOf = (q: { id: string }) => shown.get(q.id) ?? [];
   // In-page display logic: the follow-ups whose condition holds with this page's answers.

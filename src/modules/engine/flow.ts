@@ -215,6 +215,11 @@ class Walker {
     if (!isRunnable(question)) return false;
     if (question.displayLogic && !evaluateLogic(question.displayLogic, this.facts)) return false;
     // A question whose every choice is hidden (or carried forward from nothing) has nothing to ask.
+    if (
+      question.carryAnswers &&
+      answersShown(this.survey, question, this.facts, this.input.seed).length === 0
+    )
+      return false;
     if (!WITHOUT_CHOICES.has(question.kind))
       return visibleChoices(this.survey, question, this.facts, this.input.seed).length > 0;
     return true;
@@ -321,16 +326,46 @@ export function shownAnswers(question: Question, seed: number): Choice[] {
     : question.answers;
 }
 
-/** A question's own choices, or those carried forward from another question's answer. */
+/** A matrix's scale points as shown: carried forward (`DynamicAnswers`), then in random order when asked. */
+export function answersShown(survey: EngineSurvey, question: Question, facts: LogicFacts, seed: number) {
+  const own = question.carryAnswers ? carriedChoices(survey, question.carryAnswers, facts) : question.answers;
+  return question.randomizeAnswers ? shuffled(own, randomFor(seed, `${question.id}:answers`)) : own;
+}
+
+/** A question's own choices, or those carried forward from another question's. */
 function choicesOf(survey: EngineSurvey, question: Question, facts: LogicFacts): Choice[] {
-  const carry = question.carryForward;
-  if (!carry) return question.choices;
+  return question.carryForward ? carriedChoices(survey, question.carryForward, facts) : question.choices;
+}
+
+/**
+ * The source's choices a carry-forward takes, in the source's order: all, those selected or not (chosen
+ * choices, or rows and items that have an answer: matrix rows, form fields), or those the respondent was
+ * shown or not (`DisplayedChoices`: after the source's display logic and random subset).
+ */
+function carriedChoices(
+  survey: EngineSurvey,
+  carry: NonNullable<Question['carryForward']>,
+  facts: LogicFacts,
+) {
   const source = survey.questions.get(carry.from)?.choices ?? [];
-  // Chosen choices, or the source's rows and items that have an answer (matrix rows, form fields).
-  const answered = (c: Choice) =>
-    facts.chosenAnswers(carry.from, c.id).length > 0 || facts.itemValue(carry.from, c.id) !== undefined;
-  const picked = new Set([...facts.chosenChoices(carry.from), ...source.filter(answered).map((c) => c.id)]);
-  return source.filter((c) => picked.has(c.id) === carry.selected);
+  switch (carry.mode) {
+    case 'AllChoices':
+      return source;
+    case 'DisplayedChoices':
+    case 'NotDisplayedChoices': {
+      const displayed = carry.mode === 'DisplayedChoices';
+      return source.filter((c) => facts.isChoiceDisplayed(carry.from, c.id) === displayed);
+    }
+    default: {
+      const answered = (c: Choice) =>
+        facts.chosenAnswers(carry.from, c.id).length > 0 || facts.itemValue(carry.from, c.id) !== undefined;
+      const picked = new Set([
+        ...facts.chosenChoices(carry.from),
+        ...source.filter(answered).map((c) => c.id),
+      ]);
+      return source.filter((c) => picked.has(c.id) === (carry.mode === 'SelectedChoices'));
+    }
+  }
 }
 
 /** The logic's facts about a session: its answers, what the walk has shown so far, its embedded data. */

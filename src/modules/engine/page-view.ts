@@ -5,7 +5,7 @@
 
 import { escapeHtml } from '../../escape-html.js';
 import type { QuestionFields } from './answers.js';
-import { pageFacts, shownAnswers, visibleChoices, type Walk } from './flow.js';
+import { answersShown, pageFacts, visibleChoices, type Walk } from './flow.js';
 import { type ClientCondition, clientCondition } from './in-page.js';
 import { loopAnswerKey } from './loops.js';
 import { type PipeContext, pipeText } from './piping.js';
@@ -78,9 +78,10 @@ export function pageView(
     const piped = context(`${page.key}/${id}`);
     return [
       {
-        question: question.randomizeAnswers
-          ? { ...question, answers: shownAnswers(question, state.seed) }
-          : question,
+        question:
+          question.randomizeAnswers || question.carryAnswers
+            ? { ...question, answers: answersShown(survey, question, facts, state.seed) }
+            : question,
         text: pipeText(question.text, piped),
         choices: visibleChoices(survey, question, facts, state.seed).map((c) =>
           c.text.includes('${') ? { ...c, text: pipeText(c.text, context(`${page.key}/${id}/${c.id}`)) } : c,

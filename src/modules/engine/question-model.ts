@@ -1,5 +1,6 @@
 /** A QSF question as the engine runs it: its kind, choices, logic and settings (survey-model.ts). */
 
+import { carryForwardOf } from '../surveys/definition/carry-forward.js';
 import type { QsfQuestion } from '../surveys/definition/qsf.js';
 import { isSupportedQuestion } from '../surveys/definition/question-types.js';
 import { toMap } from './answers-map.js';
@@ -46,6 +47,9 @@ function kindOf(type: string, selector: string, subSelector: string): QuestionKi
       return 'unsupported';
     case 'Matrix':
       if (selector === 'TE') return 'matrix-text';
+      if (selector === 'Profile') return 'matrix-profile';
+      if (selector === 'CS') return 'matrix-cs';
+      if (selector === 'RO') return 'matrix-rank';
       if (selector !== 'Likert' && selector !== 'Bipolar') return 'unsupported';
       return subSelector === 'MultipleAnswer' ? 'matrix-multi' : 'matrix-single';
     case 'Slider':
@@ -108,16 +112,16 @@ export function toQuestion(payload: QsfQuestion): Question | undefined {
     })),
   };
   // Matrix answers are recoded by the answer's own recodes; choices keep their ids.
-  if (kind === 'matrix-single' || kind === 'matrix-multi' || kind === 'matrix-text') {
+  if (kind.startsWith('matrix-')) {
     question.choices = toChoices(payload.Choices, payload.ChoiceOrder, undefined);
   }
   if (payload.DisplayLogic) question.displayLogic = payload.DisplayLogic;
   const logic = payload.DisplayLogic as Json;
   if (logic && (truthy(logic.inPage) || truthy(logic.InPage))) question.inPage = true;
-  const dynamic = /^q:\/\/(QID\d+)\/ChoiceGroup\/(SelectedChoices|NotSelectedChoices)$/.exec(
-    str((payload.DynamicChoices as Json)?.Locator),
-  );
-  if (dynamic?.[1]) question.carryForward = { from: dynamic[1], selected: dynamic[2] === 'SelectedChoices' };
+  const carry = carryForwardOf(payload);
+  if (carry) question.carryForward = carry;
+  const carryAnswers = kind.startsWith('matrix-') ? carryForwardOf(payload, 'DynamicAnswers') : undefined;
+  if (carryAnswers) question.carryAnswers = carryAnswers;
   const randomization = payload.Randomization as Json;
   if (randomization?.Type === 'All') question.randomize = {};
   const answerRandomization = str((payload.AnswerRandomization as Json)?.Type);

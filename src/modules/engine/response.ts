@@ -4,6 +4,7 @@
  * the respondent was shown.
  */
 import { carriedFields } from '../surveys/definition/carry-forward.js';
+import { scaleOwnerOf } from '../surveys/definition/matrix-scales.js';
 import { type QsfQuestion, recodeOf } from '../surveys/definition/qsf.js';
 import type { AnswerValue } from '../surveys/definition/response-values.js';
 import { type ValueKey, valueKeysOf } from '../surveys/definition/value-keys.js';
@@ -61,10 +62,10 @@ function answerFor(
       return fields[`${prefix}_${key.choiceId}`]?.includes(key.answerId) ? 1 : undefined;
     }
     case 'scale': {
-      const owner = key.column ? question.AdditionalQuestions?.[key.column] : question;
+      const owner = scaleOwnerOf(question, key);
       const prefix = key.column ? `${qid}#${key.column}` : qid;
       const point = fields[`${prefix}_${key.choiceId}`]?.[0];
-      return point === undefined || !owner ? undefined : numeric(recodeOf(owner, point));
+      return point === undefined ? undefined : numeric(recodeOf(owner, point));
     }
     case 'number': {
       const raw = fields[key.key]?.[0];

@@ -11,7 +11,7 @@ import type { EngineSurvey, Question } from './survey-model.js';
 /** Does the page show this choice of a displayed question (display logic, randomisation, carry-forward)? */
 export type ChoiceShown = (question: Question, choiceId: string) => boolean;
 
-const MATRIX = new Set(['matrix-single', 'matrix-multi']);
+const MATRIX = new Set(['matrix-single', 'matrix-multi', 'matrix-profile']);
 const present = (values: string[] | undefined) => (values ?? []).filter((v) => v !== '');
 
 export class SessionFacts implements LogicFacts {

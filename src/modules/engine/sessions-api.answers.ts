@@ -2,7 +2,9 @@
  * The sessions API's answers and the engine's form fields, both ways. An API client answers a page as
  * `{QID1: {"2": {selected: true}}, QID2: "text", QID4: {"1": {"2": {selected: true}}}}`; the engine takes
  * the same answers as the browser's form fields (`QID1=2`, `QID2_TEXT=text`, `QID4_1=2`), so the page is
- * read, checked and recorded by one reader (answers.ts), never a second one.
+ * read, checked and recorded by one reader (answers.ts), never a second one. Files and signatures come
+ * back beside the form (`files`), checked but not stored: the service stores them and hands the engine
+ * the stored uploads, as the web layer does for a page.
  */
 import { ApiError } from '../../http/errors.js';
 import type { FormFields, QuestionFields } from './answers.js';
@@ -12,9 +14,24 @@ import {
   pickGroupRankFields,
   textMatrixFields,
 } from './sessions-api.matrix-answers.js';
+import {
+  apiFile,
+  apiHeatMap,
+  apiHotSpot,
+  type GivenFile,
+  givenFile,
+  heatMapFields,
+  hotSpotFields,
+} from './sessions-api.media-answers.js';
 import type { Question } from './survey-model.js';
 
 export type ApiAnswer = unknown;
+
+/** A page's API answers: the form fields a page would post, and the files given (not stored yet). */
+export interface ApiForm {
+  form: FormFields;
+  files: GivenFile[];
+}
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -51,10 +68,20 @@ function matrixFields(form: FormFields, prefix: string, value: unknown, field: s
     form[`${prefix}_${row}`] = selections(points, `${field}.${row}`).map((p) => p.id);
 }
 
-/** One question's API answer, added to the form the engine reads. */
-function addAnswer(form: FormFields, question: Question, value: unknown, field: string): void {
+/** One question's API answer, added to the form the engine reads (a file to the files given). */
+function addAnswer({ form, files }: ApiForm, question: Question, value: unknown, field: string): void {
   const id = question.id;
   switch (question.kind) {
+    case 'file':
+    case 'signature':
+      files.push(givenFile(question, value, field));
+      return;
+    case 'heatmap':
+      heatMapFields(form, question, value, field);
+      return;
+    case 'hotspot':
+      hotSpotFields(form, question, value, field);
+      return;
     case 'mc-single':
     case 'mc-multi':
     case 'dropdown':
@@ -108,16 +135,16 @@ export function formOfAnswers(
   onPage: Question[],
   responses: Record<string, unknown>,
   extra: FormFields,
-): FormFields {
-  const form: FormFields = { ...extra };
+): ApiForm {
+  const answers: ApiForm = { form: { ...extra }, files: [] };
   const byId = new Map(onPage.map((q) => [q.id, q]));
   for (const [qid, value] of Object.entries(responses)) {
     const question = byId.get(qid);
     if (!question) throw bad(`responses.${qid}`, "is not a question of the session's current page");
     if (value === null) continue;
-    addAnswer(form, question, value, `responses.${qid}`);
+    addAnswer(answers, question, value, `responses.${qid}`);
   }
-  return form;
+  return answers;
 }
 
 const selected = (ids: string[] | undefined) =>
@@ -174,6 +201,13 @@ export function apiAnswerOf(question: Question, fields: QuestionFields): ApiAnsw
       return apiTextMatrix(question, id, fields);
     case 'pgr':
       return apiPickGroupRank(question, fields);
+    case 'file':
+    case 'signature':
+      return apiFile(question, fields);
+    case 'heatmap':
+      return apiHeatMap(question, fields);
+    case 'hotspot':
+      return apiHotSpot(question, fields);
     case 'sbs': {
       const out: Record<string, unknown> = {};
       for (const column of question.columns) {

@@ -4,6 +4,7 @@ import type { QuestionView } from './page-view.js';
 import type { SessionRow } from './sessions.store.js';
 import { apiAnswerOf } from './sessions-api.answers.js';
 import type { WireQuestion, WireSession } from './sessions-api.schemas.js';
+import { uploadLimitsOf } from './uploads.js';
 
 const STATUSES = ['open', 'complete', 'quota'] as const;
 
@@ -28,6 +29,12 @@ function presentQuestion(view: QuestionView): WireQuestion {
     hidden: view.hidden,
     ...(q.groups ? { groups: q.groups } : {}),
     ...(q.constantSum?.total === undefined ? {} : { total: q.constantSum.total }),
+    ...(q.kind === 'file'
+      ? { upload: { maxBytes: uploadLimitsOf(q).maxBytes, fileTypes: uploadLimitsOf(q).extensions } }
+      : {}),
+    ...(q.kind === 'hotspot'
+      ? { regionStates: q.map?.likeDislike ? ['neither', 'like', 'dislike'] : ['on', 'off'] }
+      : {}),
   };
 }
 

@@ -6,6 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import type { App } from '../../http/app-types.js';
 import { done, Envelope, MetaOnlySchema, meta, ok } from '../../http/envelope.js';
 import type { EngineDeps } from './engine.service.js';
+import { DEFAULT_UPLOAD_BYTES } from './question-model-input.js';
 import type { Visitor } from './sessions.service.js';
 import {
   CreateSessionSchema,
@@ -17,6 +18,9 @@ import {
 import * as service from './sessions-api.service.js';
 
 const tags = ['Survey sessions'];
+
+/** A page's answers may carry a file of the largest size a question takes, in base64, and the rest. */
+const ANSWERS_BODY_LIMIT = Math.ceil(DEFAULT_UPLOAD_BYTES / 3) * 4 + 1024 * 1024;
 
 const visitorOf = (request: FastifyRequest): Visitor => ({
   ip: request.ip,
@@ -67,6 +71,7 @@ export function registerSessionApiRoutes(app: App, deps: EngineDeps): void {
   app.post(
     '/surveys/:surveyId/sessions/:sessionId',
     {
+      bodyLimit: ANSWERS_BODY_LIMIT,
       schema: {
         tags,
         summary: 'Answer the current page (advance) or record the session as a response (close)',

@@ -9,7 +9,7 @@ export const SessionParamsSchema = Type.Object({
 
 const Answers = Type.Record(Type.String(), Type.Unknown(), {
   description:
-    'Answers by question id: {"QID1": {"2": {"selected": true}}}, {"QID2": "text"}, matrices {"QID4": {"<row>": {"<point>": {"selected": true}}}}, forms/sliders/ranks {"QID6": {"<item>": value}}.',
+    'Answers by question id: {"QID1": {"2": {"selected": true}}}, {"QID2": "text"}, matrices {"QID4": {"<row>": {"<point>": {"selected": true}}}}, forms/sliders/ranks {"QID6": {"<item>": value}}, files {"QID7": {"name": "cv.pdf", "type": "application/pdf", "content": "<base64>"}} (read back as {"fileId", "name", "size", "type"}; {"fileId"} keeps a file given before), signatures {"QID8": {"content": "<base64 PNG>"}}, heat maps {"QID9": {"x": 300, "y": 50}} or {"QID9": {"region": "2"}}, hot spots {"QID10": {"<region>": "on" | "off"}} or, like/dislike, {"QID10": {"<region>": "like" | "dislike" | "neither"}}.',
 });
 
 export const CreateSessionSchema = Type.Object({
@@ -61,6 +61,10 @@ const QuestionSchema = Type.Object({
   groups: Type.Optional(Type.Array(Type.String())),
   /** Constant sum: the total the numbers must add up to. */
   total: Type.Optional(Type.Number()),
+  /** File upload: the largest file in bytes and the name endings taken (none: any). */
+  upload: Type.Optional(Type.Object({ maxBytes: Type.Number(), fileTypes: Type.Array(Type.String()) })),
+  /** Hot spot: the states a region takes (`["on", "off"]` or `["neither", "like", "dislike"]`). */
+  regionStates: Type.Optional(Type.Array(Type.String())),
 });
 export type WireQuestion = Static<typeof QuestionSchema>;
 

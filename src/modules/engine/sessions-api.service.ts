@@ -9,14 +9,18 @@ import { ApiError } from '../../http/errors.js';
 import type { Principal } from '../../http/principal.js';
 import { recipientFieldsOf } from '../contacts/contacts.service.js';
 import { accessibleSurvey, surveyNotFound } from '../surveys/surveys.service.js';
+import type { FormFields } from './answers.js';
+import { type StoredUpload, UPLOAD_FIELD } from './answers-input.js';
 import { closeSession, currentScreen, type EngineDeps, type Screen, takePage } from './engine.service.js';
 import { loadRunnableSurvey, type RunnableSurvey } from './engine-survey.js';
 import { findLanguage } from './languages.js';
 import { givenFromQuery, newSession, type SessionRow, type Visitor } from './sessions.service.js';
 import * as store from './sessions.store.js';
 import { formOfAnswers } from './sessions-api.answers.js';
+import type { GivenFile } from './sessions-api.media-answers.js';
 import { presentSession } from './sessions-api.presenter.js';
 import type { CreateSession, UpdateSession, WireSession } from './sessions-api.schemas.js';
+import { keptUpload, removeResponseFiles, saveResponseFile, type UploadPlace } from './uploads.js';
 
 /** The survey, when the caller may manage it (404/403 as every survey route), ready to run. */
 async function surveyRun(deps: EngineDeps, principal: Principal, surveyId: string): Promise<RunnableSurvey> {
@@ -112,7 +116,7 @@ export async function updateSession(
   let screen = await currentScreen(deps, run, row);
   if (screen.kind === 'page' && (input.advance || (input.close && input.responses))) {
     const view = screen.view;
-    const form = formOfAnswers(
+    const { form, files } = formOfAnswers(
       view.questions.map((q) => q.question),
       input.responses ?? {},
       {
@@ -123,13 +127,62 @@ export async function updateSession(
         _fw_revealed: view.questions.filter((q) => q.hidden).map((q) => q.question.id),
       },
     );
-    screen = await takePage(deps, run, row, form, visitor);
-    if (screen.kind === 'page' && screen.status === 422) throw pageErrors(screen);
+    const place = { organizationId: run.taking.organizationId, sessionId: row.id };
+    const stored = await storeGivenFiles(deps, place, files, form);
+    try {
+      screen = await takePage(deps, run, row, form, visitor);
+    } catch (error) {
+      await removeResponseFiles(deps, place, stored);
+      throw error;
+    }
+    if (screen.kind === 'page' && screen.status === 422) {
+      // The page was refused: the files stored for it are named by nothing.
+      await removeResponseFiles(deps, place, stored);
+      throw pageErrors(screen);
+    }
     row = await sessionOf(deps, principal, ids.surveyId, ids.sessionId);
     if (screen.kind === 'redirect') screen = await currentScreen(deps, run, row);
   }
   if (input.close && row.status === 'open') screen = await closeSession(deps, run, row, visitor);
   return answer(deps, principal, row, screen);
+}
+
+/**
+ * Stores the files an API answer gives (checked already) and hands each to the engine as the stored
+ * upload (`_fw_upload_<QID>`, as page-uploads.ts does for a page); a file to keep must be one of the
+ * session's. Answers the ids stored, for removal if the page is refused.
+ */
+async function storeGivenFiles(
+  deps: EngineDeps,
+  place: UploadPlace,
+  files: GivenFile[],
+  form: FormFields,
+): Promise<string[]> {
+  const stored: string[] = [];
+  try {
+    for (const file of files) {
+      let upload: StoredUpload | undefined;
+      if (file.kind === 'keep') {
+        upload = await keptUpload(deps, place, {
+          id: file.fileId,
+          name: file.name,
+          size: 0,
+          type: file.type,
+        });
+        if (!upload)
+          throw ApiError.invalid(`responses.${file.questionId}.fileId`, 'is not a file of this session');
+      } else {
+        const { id, size } = await saveResponseFile(deps, place, [file.bytes], file.bytes.length);
+        stored.push(id);
+        upload = { id, name: file.name, size, type: file.type };
+      }
+      form[`${UPLOAD_FIELD}${file.questionId}`] = [JSON.stringify(upload)];
+    }
+  } catch (error) {
+    await removeResponseFiles(deps, place, stored);
+    throw error;
+  }
+  return stored;
 }
 
 /** The page's messages as one 400 naming each question (`responses.QID1: Please answer this question.`). */

@@ -5,6 +5,7 @@
  * fixtures/qsf/README.md), so every read here is tolerant.
  */
 
+import type { CarryMode } from '../surveys/definition/carry-forward.js';
 import type { Logic } from '../surveys/definition/logic.js';
 import {
   blocksOf,
@@ -43,6 +44,9 @@ export type QuestionKind =
   | 'file'
   | 'signature'
   | 'matrix-text'
+  | 'matrix-profile'
+  | 'matrix-cs'
+  | 'matrix-rank'
   | 'constant-sum'
   | 'pgr'
   | 'heatmap'
@@ -92,8 +96,12 @@ export interface Question {
   randomize?: { subset?: number };
   /** A matrix's scale points shown in random order (`AnswerRandomization`). */
   randomizeAnswers?: boolean;
-  /** Choices carried forward from another question's selected (or not selected) choices. */
-  carryForward?: { from: string; selected: boolean };
+  /** Choices (matrix rows) carried forward from another question's choices (carry-forward.ts). */
+  carryForward?: { from: string; mode: CarryMode };
+  /** A matrix's scale points (columns) carried forward from another question's choices. */
+  carryAnswers?: { from: string; mode: CarryMode };
+  /** A profile matrix: each row's own scale points, by row id (matrix-scales.ts). */
+  rowAnswers?: Record<string, Choice[]>;
   slider?: SliderSettings;
   validation?: { numeric?: { min?: number; max?: number }; text?: TextValidation };
   /** File upload: the largest file and the file name endings taken (none: any). */

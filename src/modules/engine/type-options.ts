@@ -1,6 +1,7 @@
 /** Settings of the matrix-like and ranking types (constant sum, pick-group-rank, matrix text entry) read from QSF. */
 
 import { carryForwardOf } from '../surveys/definition/carry-forward.js';
+import { profileRowScale } from '../surveys/definition/matrix-scales.js';
 import { groupsOf } from '../surveys/definition/pick-group-rank.js';
 import type { QsfQuestion } from '../surveys/definition/qsf.js';
 import { type Json, num, str } from './qsf-reading.js';
@@ -10,7 +11,8 @@ const TEXT_SIZES: Record<string, Question['textSize']> = { Short: 'short', Mediu
 
 export function typeOptions(kind: QuestionKind, payload: QsfQuestion): Partial<Question> {
   switch (kind) {
-    case 'constant-sum': {
+    case 'constant-sum':
+    case 'matrix-cs': {
       // `Validation.Settings: {Type: "ChoicesTotal", ChoiceTotal: "100"}`: the numbers must add up to it.
       const settings = (payload.Validation?.Settings ?? {}) as Json;
       const total =
@@ -21,9 +23,27 @@ export function typeOptions(kind: QuestionKind, payload: QsfQuestion): Partial<Q
       return { groups: groupsOf(payload) };
     case 'matrix-text':
       return { textSize: TEXT_SIZES[str(payload.SubSelector)] ?? 'short' };
+    case 'matrix-profile':
+      return { answers: [], rowAnswers: profileScales(payload) };
     default:
       return {};
   }
+}
+
+/** A profile matrix's rows, each with its own scale points (their ids are their recodes). */
+function profileScales(payload: QsfQuestion): Record<string, Question['answers']> {
+  const scales: Record<string, Question['answers']> = {};
+  for (const row of payload.ChoiceOrder ?? []) {
+    const scale = profileRowScale(payload, row);
+    scales[row] = scale.AnswerOrder.map((id) => ({
+      id,
+      text: str(scale.Answers[id]?.Display, id),
+      recode: id,
+      textEntry: false,
+      exclusive: false,
+    }));
+  }
+  return scales;
 }
 
 /**

@@ -15,6 +15,8 @@ import type { Principal } from '../../http/principal.js';
 import { jobBlobs } from '../../jobs/job-files.js';
 import { getResponse } from '../responses/responses.service.js';
 import type { StoredUpload } from './answers-input.js';
+import { DEFAULT_UPLOAD_BYTES } from './question-model-input.js';
+import type { Question } from './survey-model.js';
 
 export interface UploadPlace {
   organizationId: string;
@@ -30,6 +32,33 @@ export class UploadTooLargeError extends Error {
 
 const fileKey = (place: UploadPlace, fileId: string) =>
   `${place.organizationId}/response-files/${place.sessionId}/${fileId}`;
+
+/** A signature's PNG, at most 1 MB (a 600×200 drawing is a few KB). */
+export const SIGNATURE_BYTES = 1024 * 1024;
+const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** Is this a PNG (its signature bytes)? */
+export const isPng = (bytes: Buffer) => bytes.subarray(0, 8).equals(PNG);
+
+/** A file's name as kept: no path separators, at most 255 characters. */
+export const fileNameOf = (name: string) => name.replace(/[\\/]/g, '_').slice(0, 255);
+
+/** A file upload question's limits (question-model-input.ts): the largest size, the endings taken. */
+export const uploadLimitsOf = (question: Question) =>
+  question.upload ?? { maxBytes: DEFAULT_UPLOAD_BYTES, extensions: [] };
+
+/** Why the question refuses a file of this name (its ending is not one it takes), if it does. */
+export function fileTypeRefusal(question: Question, name: string): string | undefined {
+  const { extensions } = uploadLimitsOf(question);
+  const ending = /\.([A-Za-z0-9]{1,10})$/.exec(name)?.[1]?.toLowerCase() ?? '';
+  if (extensions.length > 0 && !extensions.includes(ending))
+    return `Please upload a file of one of these types: ${extensions.join(', ')}.`;
+  return undefined;
+}
+
+/** The refusal of a file larger than the question takes. */
+export const tooLargeMessage = (maxBytes: number) =>
+  `The file is too large. Please upload a file of at most ${Math.round(maxBytes / 1024 / 1024)} MB.`;
 
 /** Streams a file into the BlobStore, at most `maxBytes`; answers its new id (`F_…`) and size. */
 export async function saveResponseFile(
@@ -50,6 +79,12 @@ export async function saveResponseFile(
   }
   await jobBlobs(deps).save(fileKey(place, id), counted());
   return { id, size };
+}
+
+/** Removes files saved for a page that was then refused (nothing of the session names them). */
+export async function removeResponseFiles(deps: Deps, place: UploadPlace, fileIds: string[]): Promise<void> {
+  const blobs = jobBlobs(deps);
+  for (const id of fileIds) await blobs.remove(fileKey(place, id));
 }
 
 /** The upload a page posts back to keep, when it is a file of this session; its size as stored. */

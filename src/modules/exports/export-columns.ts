@@ -7,6 +7,7 @@
  */
 
 import { loopingBlocks } from '../surveys/definition/loops.js';
+import { scaleOwnerOf } from '../surveys/definition/matrix-scales.js';
 import {
   embeddedFieldsOf,
   hasScreenOut,
@@ -56,7 +57,7 @@ function numericLabels(
 }
 
 function valueLabelsOf(question: QsfQuestion, key: ValueKey): ValueLabel[] | undefined {
-  const owner = key.column ? (question.AdditionalQuestions?.[key.column] ?? question) : question;
+  const owner = scaleOwnerOf(question, key);
   switch (key.kind) {
     case 'choice':
       return numericLabels(question, question.ChoiceOrder, question.Choices);
@@ -88,7 +89,7 @@ function joinedSetBytes(question: QsfQuestion): number {
 /** A choice or scale point recoded to a non-number (`a`, `yes`) is a string variable in the .sav. */
 function hasTextRecodes(question: QsfQuestion, key: ValueKey): boolean {
   if (key.kind !== 'choice' && key.kind !== 'scale') return false;
-  const owner = key.column ? (question.AdditionalQuestions?.[key.column] ?? question) : question;
+  const owner = scaleOwnerOf(question, key);
   const ids = key.kind === 'choice' ? owner.ChoiceOrder : owner.AnswerOrder;
   return ids.some((id) => !Number.isFinite(Number(recodeOf(owner, id))));
 }

@@ -3,6 +3,7 @@
  * export date (`YYYY-MM-DD HH:MM:SS` wall-clock time in the file's zone) back to an instant.
  */
 import { createDateFormatter, toEpochMs } from '../exports/formats/dates.js';
+import { scaleOwnerOf } from '../surveys/definition/matrix-scales.js';
 import { type QsfQuestion, recodeOf } from '../surveys/definition/qsf.js';
 import { plainText, type ValueKey } from '../surveys/definition/value-keys.js';
 
@@ -75,7 +76,7 @@ export function recodeForText(
   cell: string,
   mode: TextMode,
 ): string | number | undefined {
-  const owner = key.column ? (question.AdditionalQuestions?.[key.column] ?? question) : question;
+  const owner = scaleOwnerOf(question, key);
   switch (key.kind) {
     case 'choice':
       return pick(question, question.ChoiceOrder, question.Choices, cell, mode);

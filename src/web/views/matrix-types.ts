@@ -9,6 +9,7 @@ import type { Choice, Question } from '../../modules/engine/survey-model.js';
 import { groupKey, rankKey } from '../../modules/surveys/definition/pick-group-rank.js';
 import { type Html, html, plain, rich } from '../html.js';
 import type { TextMedia } from '../rich-text.js';
+import { cellMark } from './matrix-cells.js';
 
 type Values = Record<string, string[]>;
 const first = (values: string[] | undefined) => values?.[0] ?? '';
@@ -19,12 +20,14 @@ export function textCells(group: Question, row: Choice, values: Values, column: 
   return html`${group.answers.map((a) => {
     const name = `${group.id}_${row.id}_${a.id}`;
     const label = plain(a.text);
-    const named = html`id="${idOf(name)}" name="${name}" aria-label="${plain(row.text)}: ${column}${label}"`;
+    // A box the question's validation refused is marked, its message beside it (matrix-cells.ts).
+    const mark = cellMark(group, name, first(values[name]));
+    const named = html`id="${idOf(name)}" name="${name}" aria-label="${plain(row.text)}: ${column}${label}"${mark.attributes}`;
     const box =
       group.textSize === 'long'
         ? html`<textarea ${named} rows="3">${first(values[name])}</textarea>`
         : html`<input type="text" ${named} value="${first(values[name])}"${group.textSize === 'medium' ? html` size="30"` : ''}>`;
-    return html`<td class="text-cell" data-label="${label}">${box}</td>`;
+    return html`<td class="text-cell" data-label="${label}">${box}${mark.message}</td>`;
   })}`;
 }
 

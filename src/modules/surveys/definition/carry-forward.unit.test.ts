@@ -59,4 +59,28 @@ describe('carry-forward', () => {
       QID2_x2_TEXT: ['t'],
     });
   });
+
+  it('carries into a matrix’s columns (DynamicAnswers): x<id> scale points, their recodes the source’s', () => {
+    const matrix = q('QID3', {
+      QuestionType: 'Matrix',
+      Selector: 'Likert',
+      SubSelector: 'SingleAnswer',
+      Choices: choices('Morning', 'Evening'),
+      ChoiceOrder: ['1', '2'],
+      DynamicAnswers: { Locator: 'q://QID1/ChoiceGroup/DisplayedChoices' },
+    });
+    expect(carryForwardOf(matrix, 'DynamicAnswers')).toEqual({ from: 'QID1', mode: 'DisplayedChoices' });
+    expect(carryForwardOf(matrix)).toBeUndefined();
+    const dest = withCarriedChoices(matrix, new Map([['QID1', source]]));
+    expect(dest.AnswerOrder).toEqual(['x1', 'x2']);
+    expect(dest.ChoiceOrder).toEqual(['1', '2']);
+    expect(dest.RecodeValues).toMatchObject({ x1: '1', x2: '7' });
+    expect(valueKeysOf(dest).map((k) => k.key)).toEqual(['QID3_1', 'QID3_2']);
+    // A row's point, and a text or number matrix's cells, take the carried ids; a row's text does not.
+    expect(carriedFields(dest, { QID3_1: ['2'], QID3_2_1: ['t'], QID3_2_TEXT: ['u'] })).toEqual({
+      QID3_1: ['x2'],
+      QID3_2_x1: ['t'],
+      QID3_2_TEXT: ['u'],
+    });
+  });
 });

@@ -25,6 +25,10 @@ const SUPPORTED: Record<string, Record<string, readonly string[]>> = {
     Likert: ['SingleAnswer', 'MultipleAnswer', 'DL', 'DND', 'DragAndDrop'],
     Bipolar: ['*'],
     TE: ['*'],
+    // Each row its own scale, constant sum and rank order cells (matrix-scales.ts; no real file we have).
+    Profile: ['SingleAnswer', 'DL'],
+    CS: ['*'],
+    RO: ['*'],
   },
   Slider: { HSLIDER: ['*'], HBAR: ['*'], STAR: ['*'] },
   RO: { DND: ['*'], RB: ['*'], TB: ['*'], SB: ['*'] },
@@ -36,10 +40,9 @@ const SUPPORTED: Record<string, Record<string, readonly string[]>> = {
   Draw: { Signature: ['*'] },
   CS: { VRTL: ['*'], HR: ['*'], HBAR: ['*'], HSLIDER: ['*'] },
   PGR: { DragAndDrop: ['*'] },
-  // No real file we have: the selectors as public QSF readers write them (answers-map.ts). Hot spot
-  // `LikeDislike` (three states) is not run.
+  // No real file we have: the selectors as public QSF readers write them (answers-map.ts).
   HeatMap: { Image: ['*'] },
-  HotSpot: { OnOff: ['*'] },
+  HotSpot: { OnOff: ['*'], LikeDislike: ['*'] },
 };
 
 /** Side-by-side columns the engine runs: single- or multi-answer matrices, dropdowns and text entry. */

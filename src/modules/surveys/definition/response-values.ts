@@ -1,3 +1,4 @@
+import { scaleOwnerOf } from './matrix-scales.js';
 import { type QsfQuestion, recodeOf } from './qsf.js';
 import { npsGroup, plainText, type ValueKey } from './value-keys.js';
 
@@ -51,10 +52,8 @@ function choiceWithRecode(question: QsfQuestion, ids: string[], value: AnswerVal
   return ids.find((id) => recodeOf(question, id) === String(value));
 }
 
-/** The (sub-)question whose scale points a key's value is one of: a side-by-side column, or the matrix itself. */
-function scaleOwner(question: QsfQuestion, key: ValueKey): QsfQuestion {
-  return key.column ? (question.AdditionalQuestions?.[key.column] ?? question) : question;
-}
+/** The (sub-)question whose scale points a key's value is one of (matrix-scales.ts). */
+const scaleOwner = scaleOwnerOf;
 
 /** An answer in its stored form (undefined: nothing to store), or why it cannot be taken. */
 export type StoredAnswer = { value: AnswerValue | undefined } | { problem: string };

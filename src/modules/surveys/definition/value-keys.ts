@@ -1,5 +1,6 @@
 import { resolvedQuestionsOf } from './carry-forward.js';
 import { mapRegionsOf } from './map-regions.js';
+import { isNumberMatrix } from './matrix-scales.js';
 import { groupKey, groupsOf, rankKey } from './pick-group-rank.js';
 import { blocksOf, type QsfDocument, type QsfQuestion, questionsOf } from './qsf.js';
 import { isMultiAnswer, isTextMatrix } from './question-types.js';
@@ -147,6 +148,8 @@ function matrixKeys(
   choiceText: (id: string) => string,
 ): ValueKey[] {
   if (isTextMatrix(question)) return textMatrixKeys(question, choiceText, key);
+  // Constant sum and rank order matrices: a number per row and column (matrix-scales.ts).
+  if (isNumberMatrix(question)) return textMatrixKeys(question, choiceText, key, 'number');
   if (!isMultiAnswer(question)) {
     return question.ChoiceOrder.map((row) =>
       key(`_${row}`, 'scale', { choiceId: row, description: choiceText(row) }),
@@ -168,10 +171,11 @@ function textMatrixKeys(
   question: QsfQuestion,
   choiceText: (id: string) => string,
   key: (suffix: string, kind: ValueKeyKind, extra?: Partial<ValueKey>) => ValueKey,
+  kind: ValueKeyKind = 'text',
 ): ValueKey[] {
   return question.ChoiceOrder.flatMap((row) =>
     question.AnswerOrder.map((answer) =>
-      key(`_${row}_${answer}`, 'text', {
+      key(`_${row}_${answer}`, kind, {
         choiceId: row,
         answerId: answer,
         description: `${choiceText(row)} - ${plainText(question.Answers[answer]?.Display ?? answer)}`,
