@@ -22,12 +22,5 @@ export function qualtricsGraphicId(url: string): string | undefined {
   return GRAPHIC_ID.test(id) ? id : undefined;
 }
 
-/**
- * Every graphic id a text (or several, joined) may name through a Qualtrics graphic URL: what a page
- * looks up before it is drawn. A superset is harmless: rich-text.ts rewrites only URLs that parse.
- */
-export function qualtricsGraphicIdsIn(text: string): string[] {
-  if (!/graphic\.php/i.test(text)) return [];
-  const ids = text.matchAll(/graphic\.php\?[^"'<>\s]*?\bIM=(IM_[A-Za-z0-9]{15})/gi);
-  return [...new Set([...ids].map((m) => m[1] as string))];
-}
+// The scan that finds the ids a page looks up lives with the definition: the compiled survey runs it once.
+export { qualtricsGraphicIdsIn } from '../modules/surveys/definition/graphic-ids.js';

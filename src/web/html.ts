@@ -33,7 +33,7 @@ function render(value: unknown): string {
  * The survey author's question and choice texts, which are HTML in QSF, through the allow-list of
  * rich-text.ts (formatting, tables, links, Fieldwork's images; nothing that runs). `inline` keeps to
  * phrasing content, for places that take a line of text (labels, table headers); `media` says which
- * images are Fieldwork's own.
+ * images are Fieldwork's own, and where the survey version keeps the HTML of its texts (decision 0012).
  */
 export function rich(text: string, options: RichOptions = {}): Html {
   return raw(sanitizeRichText(text, options));

@@ -6,6 +6,11 @@
  * graphic, or a raster `data:` image) and is a link otherwise; audio, video and embedded frames, which
  * Fieldwork does not store, are links to the recording. Inline styles would be refused by that policy
  * too: the few that carry meaning (alignment, weight, slant, underline, size) become classes.
+ *
+ * The HTML of a text depends on the request only through its images and Qualtrics graphic URLs (the
+ * origin, the organisation's graphics). Every other text with markup is sanitized once per survey version:
+ * `media.texts` (compiled-survey.ts AuthoredTexts) keeps it, and a text that turned out to depend on
+ * the request is not kept (decision 0012).
  */
 import sanitizeHtml, { type Attributes, type IOptions, type Tag } from 'sanitize-html';
 import { qualtricsGraphicId } from './graphic-links.js';
@@ -15,6 +20,20 @@ export interface TextMedia {
   origin?: string;
   /** The organisation's graphics that a Qualtrics graphic URL in the text names: `IM_…` → their URL here. */
   graphics?: ReadonlyMap<string, string>;
+  /** Where the survey version keeps the HTML of its texts that depend on nothing else. */
+  texts?: TextMemo;
+}
+
+/** compiled-survey.ts AuthoredTexts: keeps only the author's texts, for as long as their version. */
+export interface TextMemo {
+  get(variant: string, text: string): string | undefined;
+  set(variant: string, text: string, html: string): void;
+}
+
+/** The request's media, and whether this text's HTML used them (then it is not kept). */
+interface MediaUse {
+  media: TextMedia;
+  used: boolean;
 }
 
 export interface RichOptions {
@@ -58,23 +77,33 @@ const MEDIA_LABELS: Record<string, string> = { audio: 'Audio', video: 'Video', i
 export function sanitizeRichText(text: string, options: RichOptions = {}): string {
   // Plain words (most choices) need no parser: only `>` is escaped, as the sanitizer would.
   if (!/[<&]/.test(text)) return text.replaceAll('>', '&gt;');
-  const media = options.media ?? {};
+  const variant = options.inline ? 'inline' : 'block';
+  const memo = options.media?.texts;
+  const kept = memo?.get(variant, text);
+  if (kept !== undefined) return kept;
+  const use: MediaUse = { media: options.media ?? {}, used: false };
+  const html = sanitize(text, options.inline === true, use);
+  if (!use.used) memo?.set(variant, text, html);
+  return html;
+}
+
+function sanitize(text: string, inline: boolean, use: MediaUse): string {
   // The last audio or video element opened: names the links its <source> children become.
   let mediaLabel = 'Media';
   const mediaElement = (tag: string, attribs: Attributes): Tag => {
     mediaLabel = MEDIA_LABELS[tag] ?? 'Media';
     // Without a src of its own, each <source> child is a link and the element goes.
-    return attribs.src ? link(resolve(attribs.src, media), mediaLabel) : unwrap();
+    return attribs.src ? link(resolve(attribs.src, use), mediaLabel) : unwrap();
   };
   const transformTags = {
-    a: (_tag: string, attribs: Attributes) => link(resolve(attribs.href, media), undefined, attribs.target),
-    img: (_tag: string, attribs: Attributes) => image(attribs, media),
+    a: (_tag: string, attribs: Attributes) => link(resolve(attribs.href, use), undefined, attribs.target),
+    img: (_tag: string, attribs: Attributes) => image(attribs, use),
     audio: mediaElement,
     video: mediaElement,
     source: (_tag: string, attribs: Attributes) =>
-      link(resolve(attribs.src, media), labelOf(attribs.type, mediaLabel)),
-    iframe: (tag: string, attribs: Attributes) => link(resolve(attribs.src, media), MEDIA_LABELS[tag]),
-    '*': (tag: string, attribs: Attributes) => styled(tag, attribs, options.inline === true),
+      link(resolve(attribs.src, use), labelOf(attribs.type, mediaLabel)),
+    iframe: (tag: string, attribs: Attributes) => link(resolve(attribs.src, use), MEDIA_LABELS[tag]),
+    '*': (tag: string, attribs: Attributes) => styled(tag, attribs, inline),
   };
   return sanitizeHtml(text, { ...SETTINGS, transformTags });
 }
@@ -116,18 +145,21 @@ const SETTINGS: IOptions = {
  * A URL as the page should use it: a Qualtrics graphic URL naming a graphic of the organisation becomes
  * that graphic's Fieldwork URL; anything else as written.
  */
-function resolve(url: string | undefined, media: TextMedia): string | undefined {
+function resolve(url: string | undefined, use: MediaUse): string | undefined {
   if (!url) return undefined;
   const id = qualtricsGraphicId(url);
-  return (id && media.graphics?.get(id)) ?? url;
+  if (!id) return url;
+  use.used = true;
+  return use.media.graphics?.get(id) ?? url;
 }
 
 /** Shown in the page: served by Fieldwork (the page's origin, or a path there) or a raster `data:` image. */
-function isEmbeddable(url: string, media: TextMedia): boolean {
+function isEmbeddable(url: string, use: MediaUse): boolean {
   if (DATA_IMAGE.test(url)) return true;
   if (!url.startsWith('/') && !isWebUrl(url)) return false;
+  use.used = true;
   // Resolved as the browser will: `//host/…` and `/\host/…` are other sites.
-  const here = media.origin ?? 'http://fieldwork.invalid';
+  const here = use.media.origin ?? 'http://fieldwork.invalid';
   try {
     return new URL(url, here).origin === new URL(here).origin;
   } catch {
@@ -145,11 +177,11 @@ function link(href: string | undefined, text?: string, target?: string): Tag {
   return text === undefined ? tag : { ...tag, text };
 }
 
-function image(attribs: Attributes, media: TextMedia): Tag {
-  const src = resolve(attribs.src, media);
+function image(attribs: Attributes, use: MediaUse): Tag {
+  const src = resolve(attribs.src, use);
   const alt = attribs.alt?.trim() ?? '';
   if (!src) return unwrap();
-  if (!isEmbeddable(src, media)) {
+  if (!isEmbeddable(src, use)) {
     if (isWebUrl(src)) return link(src, alt ? `Image: ${alt}` : 'Image');
     // Its text alternative stands in (a transform's text cannot go with an unwrapped tag).
     return alt ? { tagName: 'span', attribs: {}, text: alt } : unwrap();

@@ -7,12 +7,13 @@ import type { Principal } from '../../http/principal.js';
 import { jobBlobKey } from '../../jobs/job-files.js';
 import { enqueueJob, getJob, type JobView, notifyJobQueued } from '../../jobs/jobs.service.js';
 import type { QsfDocument } from '../surveys/definition/qsf.js';
-import { PERSONAL_DATA_KEYS } from '../surveys/survey-permissions.js';
+import { grants, PERSONAL_DATA_KEYS } from '../surveys/survey-permissions.js';
 import {
   accessibleSurvey,
   findSurveyHeaderInScope,
+  findSurveyInScope,
   requireSurveyAccess,
-  surveyGrants,
+  surveyNotFound,
 } from '../surveys/surveys.service.js';
 import { newContinuationSecret, resumePoint, tokenOf } from './continuation.js';
 import { columnOptionsOf } from './export-columns.js';
@@ -36,11 +37,12 @@ export async function startExport(
   request: ExportRequest,
 ): Promise<string> {
   const { format, from, to, options } = checkExportRequest(request);
-  const survey = await accessibleSurvey(deps.db, principal, surveyId, 'result.downloadSurveyResults');
+  const survey = await findSurveyInScope(deps.db, principal, surveyId);
+  if (!survey) throw surveyNotFound(surveyId);
+  const access = await requireSurveyAccess(deps.db, principal, survey, 'result.downloadSurveyResults');
   const asked = checkColumnSelection(fromJson<QsfDocument>(survey.definition), request);
   // A collaborator without result.viewPersonalData exports without the personal-data columns.
-  const personalData = await surveyGrants(deps.db, principal, survey, 'result.viewPersonalData');
-  const selection = personalData
+  const selection = grants(access, 'result.viewPersonalData')
     ? asked
     : { ...asked, surveyMetadataIds: notPersonal(asked.surveyMetadataIds) };
   const token = request.continuationToken;

@@ -14,13 +14,13 @@ import {
   type Survey,
   withDerivedAnswers,
 } from '../surveys/definition/response-values.js';
-import type { SurveyNeed } from '../surveys/survey-permissions.js';
+import { grants, type SurveyNeed } from '../surveys/survey-permissions.js';
 import {
   countTowardsQuotas,
   moveResponseCounts,
   surveyForResponses,
 } from '../surveys/survey-responses.service.js';
-import { requireSurveyAccess, surveyGrants } from '../surveys/surveys.service.js';
+import { requireSurveyAccess } from '../surveys/surveys.service.js';
 import { checkAnswer } from './check-answer.js';
 import { recordForSurvey } from './record-response.js';
 import * as store from './responses.store.js';
@@ -101,8 +101,8 @@ async function surveyOrThrow(
 ) {
   const survey = await surveyForResponses(db, principal, surveyId, definitionVersion);
   if (!survey) throw ApiError.of('GSI_2', `Survey ${surveyId} not found.`);
-  await requireSurveyAccess(db, principal, { id: survey.id, owner_id: survey.ownerId }, need);
-  return survey;
+  const access = await requireSurveyAccess(db, principal, { id: survey.id, owner_id: survey.ownerId }, need);
+  return { ...survey, access };
 }
 
 /** `POST /v3/surveys/{surveyId}/responses`: a completed response from the API, with its completion event. */
@@ -163,11 +163,10 @@ export async function getResponse(deps: Deps, principal: Principal, surveyId: st
     responseId,
     'result.viewSurveyResults',
   );
-  const surveyRow = { id: surveyId, owner_id: survey.ownerId };
   return {
     row,
     surveyVersionId: row.survey_version === null ? null : survey.publishedVersionId,
-    personalData: await surveyGrants(deps.db, principal, surveyRow, 'result.viewPersonalData'),
+    personalData: grants(survey.access, 'result.viewPersonalData'),
   };
 }
 

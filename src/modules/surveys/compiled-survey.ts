@@ -4,10 +4,18 @@
  * the definition or the name (surveys.store.ts updateSurvey), so a node never serves an old version to a
  * request that read the new one, whichever node made the change: nothing needs to be told. Each node
  * keeps its own, bounded by count and by the definitions' length, least recently used out first.
+ *
+ * What the survey pages derive from a version alone is computed here too and kept in the version's object
+ * (`pages`): it dies with the cache entry, so it has no invalidation rule of its own. The graphic ids each
+ * question may show are found once per version, so a page needs no scan of its texts and reads the
+ * organisation's graphics only when its questions name some; and the sanitized HTML of the author's texts
+ * is kept as pages draw them (`AuthoredTexts`), for the texts whose HTML does not depend on the request
+ * (web/rich-text.ts: a text with an image, or a Qualtrics graphic URL, is sanitized on every request).
  */
 import { fromJson } from '../../db/json.js';
 import type { Queryable } from '../../deps.js';
 import { resolvedQuestionsOf } from './definition/carry-forward.js';
+import { graphicIdsInJson } from './definition/graphic-ids.js';
 import { type QsfDocument, type QsfQuestion, quotasOf } from './definition/qsf.js';
 import { type ValueKey, valueKeyIndex } from './definition/value-keys.js';
 import { findPublishedAt } from './survey-versions.store.js';
@@ -31,6 +39,69 @@ export interface CompiledSurvey {
   keys: ReadonlyMap<string, ValueKey>;
   /** The quotas' conditions; their counts live in survey_quotas. Empty: the survey has no quota. */
   quotas: readonly { id: string; condition: unknown }[];
+  /** What the survey pages need of this version alone (web/page-media.ts, web/rich-text.ts). */
+  pages: PageParts;
+}
+
+export interface PageParts {
+  /**
+   * The Qualtrics graphic ids (`IM_…`) each question may show, by question id: those its definition names
+   * (with its carried-forward choices and its translations), in graphic URLs or as its image's id. A question with piped text (`${…}`) may show
+   * any text of the survey (loop fields, embedded data set in the flow), so it has every id the
+   * definition names. No entry: the question names none.
+   */
+  graphicIds: ReadonlyMap<string, readonly string[]>;
+  /** The pages' sanitized author texts: the one part that changes, filled as pages draw them. */
+  texts: AuthoredTexts;
+}
+
+/**
+ * What the pages make of the author's texts (web/rich-text.ts: their sanitized HTML), by variant (block,
+ * inline), for values that depend on the text and the variant alone. Only a text the definition holds as
+ * written is kept: a piped or composed text may differ for each respondent and would grow the memo
+ * without bound, while the author's texts are the same for everyone and as many as the definition holds.
+ */
+export class AuthoredTexts {
+  private authored: Set<string> | undefined;
+  private readonly kept = new Map<string, Map<string, string>>();
+
+  constructor(private readonly definition: QsfDocument) {}
+
+  get(variant: string, text: string): string | undefined {
+    return this.kept.get(variant)?.get(text);
+  }
+
+  set(variant: string, text: string, value: string): void {
+    // Read on first use: the responses path, which draws no page, never pays for it.
+    this.authored ??= stringsIn(this.definition);
+    if (!this.authored.has(text)) return;
+    const memo = this.kept.get(variant) ?? new Map<string, string>();
+    this.kept.set(variant, memo.set(text, value));
+  }
+}
+
+/** Every string value of a parsed JSON document. */
+function stringsIn(value: unknown, into = new Set<string>()): Set<string> {
+  if (typeof value === 'string') into.add(value);
+  else if (value && typeof value === 'object') for (const item of Object.values(value)) stringsIn(item, into);
+  return into;
+}
+
+/** The page parts of a definition: its JSON text, the document parsed from it, its compiled questions. */
+export function pagePartsOf(
+  text: string,
+  definition: QsfDocument,
+  questions: ReadonlyMap<string, QsfQuestion>,
+): PageParts {
+  const all = graphicIdsInJson(text);
+  const graphicIds = new Map<string, readonly string[]>();
+  // Most surveys name no graphic: then no question is looked at.
+  for (const [id, question] of all.length > 0 ? questions : []) {
+    const json = JSON.stringify(question);
+    const ids = json.includes('${') ? all : graphicIdsInJson(json);
+    if (ids.length > 0) graphicIds.set(id, ids);
+  }
+  return { graphicIds, texts: new AuthoredTexts(definition) };
 }
 
 /** A least-recently-used map bounded by entry count and by the summed weight of its entries. */
@@ -97,6 +168,8 @@ export async function compiledSurvey(
   const older = wanted < row.version && published ? published : undefined;
   const text = older?.definition ?? row.definition;
   const definition = fromJson<QsfDocument>(text);
+  // Carried-forward choices as the value keys name them (`x1`: carry-forward.ts).
+  const questions = new Map(resolvedQuestionsOf(definition).map((q) => [q.QuestionID, q]));
   const compiled: CompiledSurvey = {
     id: row.id,
     version: older ? wanted : row.version,
@@ -104,10 +177,10 @@ export async function compiledSurvey(
     definitionVersion: published?.engine_version ?? 0,
     publishedVersionId: published && published.version_number > 0 ? published.id : null,
     definition,
-    // Carried-forward choices as the value keys name them (`x1`: carry-forward.ts).
-    questions: new Map(resolvedQuestionsOf(definition).map((q) => [q.QuestionID, q])),
+    questions,
     keys: valueKeyIndex(definition),
     quotas: quotasOf(definition).map((q) => ({ id: q.ID, condition: q.Logic })),
+    pages: pagePartsOf(text, definition, questions),
   };
   cache.set(keyOf(row.id, compiled.version), compiled, text.length);
   return compiled;

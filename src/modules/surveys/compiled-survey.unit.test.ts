@@ -1,5 +1,7 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: piped text is written ${…}, in plain strings.
 import { describe, expect, it } from 'vitest';
-import { BoundedLru } from './compiled-survey.js';
+import { BoundedLru, pagePartsOf } from './compiled-survey.js';
+import type { QsfDocument, QsfQuestion } from './definition/qsf.js';
 
 describe('BoundedLru', () => {
   it('drops the least recently used entry past the entry count', () => {
@@ -40,5 +42,69 @@ describe('BoundedLru', () => {
     lru.set('b', 'B', 7);
     expect(lru.get('a')).toBe('A2');
     expect(lru.get('b')).toBe('B');
+  });
+});
+
+describe('the page parts of a version', () => {
+  const graphic = (id: string) => `https://co1.qualtrics.com/ControlPanel/Graphic.php?IM=${id}`;
+  const A = 'IM_aaaaaaaaaaaaaaa';
+  const B = 'IM_bbbbbbbbbbbbbbb';
+  const question = (id: string, text: string, choices: string[] = []) =>
+    ({
+      QuestionID: id,
+      QuestionText: text,
+      Choices: Object.fromEntries(choices.map((display, i) => [String(i + 1), { Display: display }])),
+    }) as unknown as QsfQuestion;
+  const partsOf = (questions: QsfQuestion[], elsewhere: unknown = {}) => {
+    const definition = { SurveyElements: [questions, elsewhere] } as unknown as QsfDocument;
+    return pagePartsOf(
+      JSON.stringify(definition),
+      definition,
+      new Map(questions.map((q) => [q.QuestionID, q])),
+    );
+  };
+
+  it('knows the graphic ids each question names, in its text or its choices', () => {
+    const parts = partsOf([
+      question('QID1', `<img src="${graphic(A)}" alt="A">`),
+      question('QID2', 'Pick one', [`<img src="${graphic(B)}"> B`, 'C']),
+      question('QID3', '<b>No picture</b>'),
+    ]);
+    expect(parts.graphicIds.get('QID1')).toEqual([A]);
+    expect(parts.graphicIds.get('QID2')).toEqual([B]);
+    expect(parts.graphicIds.has('QID3')).toBe(false);
+  });
+
+  it("knows a heat map's image named by its graphic id alone", () => {
+    const map = { ...question('QID1', 'Where?'), GraphicID: A } as unknown as QsfQuestion;
+    expect(partsOf([map]).graphicIds.get('QID1')).toEqual([A]);
+  });
+
+  it('gives a question with piped text every id the definition names', () => {
+    const loopField = { Static: { 1: { 1: `<img src="${graphic(B)}">` } } };
+    const parts = partsOf(
+      [question('QID1', `<img src="${graphic(A)}">`), question('QID2', 'Look: ${lm://Field/1}')],
+      loopField,
+    );
+    expect(parts.graphicIds.get('QID1')).toEqual([A]);
+    expect(parts.graphicIds.get('QID2')).toEqual([A, B]);
+  });
+
+  it('has no graphic ids for a survey that names none', () => {
+    expect(partsOf([question('QID1', 'Hi ${e://Field/name}')]).graphicIds.size).toBe(0);
+  });
+
+  it('keeps the texts the definition holds, each variant apart, and no other', () => {
+    const { texts } = partsOf([question('QID1', '<b>Hello</b>', ['<i>One</i>'])]);
+    texts.set('block', '<b>Hello</b>', 'B');
+    texts.set('inline', '<b>Hello</b>', 'I');
+    texts.set('inline', '<i>One</i>', 'O');
+    // A piped text (here: what `Hello ${e://Field/name}` became) differs per respondent: not kept.
+    texts.set('block', '<b>Hello Ana</b>', 'A');
+    expect(texts.get('block', '<b>Hello</b>')).toBe('B');
+    expect(texts.get('inline', '<b>Hello</b>')).toBe('I');
+    expect(texts.get('inline', '<i>One</i>')).toBe('O');
+    expect(texts.get('block', '<i>One</i>')).toBeUndefined();
+    expect(texts.get('block', '<b>Hello Ana</b>')).toBeUndefined();
   });
 });

@@ -93,10 +93,16 @@ export function unionOf(sets: readonly PermissionSet[]): PermissionSet {
   return out;
 }
 
-export function grants(set: PermissionSet, need: SurveyNeed): boolean {
-  if (need === 'see') return true;
+/**
+ * What a caller may do with a survey, as `requireSurveyAccess` found it: everything (its owner, a brand
+ * administrator) or what the caller's shares grant.
+ */
+export type SurveyAccess = 'all' | PermissionSet;
+
+export function grants(access: SurveyAccess, need: SurveyNeed): boolean {
+  if (access === 'all' || need === 'see') return true;
   const [group, flag] = need.split('.') as [PermissionGroup, string];
-  return (set[group] as Record<string, boolean>)[flag] === true;
+  return (access[group] as Record<string, boolean>)[flag] === true;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { fromJson } from '../../db/json.js';
 import type { Scope } from '../../db/scope.js';
 import type { Queryable } from '../../deps.js';
-import { compiledSurvey } from './compiled-survey.js';
+import { compiledSurvey, type PageParts } from './compiled-survey.js';
 import { evaluateLogic } from './definition/logic.js';
 import type { QsfDocument, QsfQuestion } from './definition/qsf.js';
 import { recordedFacts } from './definition/recorded-facts.js';
@@ -37,6 +37,8 @@ export interface SurveyForTaking {
   definitionVersion: number;
   /** The published version (`survey_versions.id`) of the definition; null before the first publication. */
   publishedVersionId: string | null;
+  /** What the pages need of this definition alone, computed once per version (compiled-survey.ts). */
+  pages: PageParts;
 }
 
 /**
@@ -73,6 +75,7 @@ export async function loadSurveyForTaking(
     hasQuotas: pinned.quotas.length > 0,
     definitionVersion: pinned.definitionVersion,
     publishedVersionId: pinned.publishedVersionId,
+    pages: pinned.pages,
   };
 }
 

@@ -16,8 +16,8 @@ import { qsfFromV3Record } from './survey-from-v3.js';
 import {
   grants,
   type PermissionSet,
+  type SurveyAccess,
   type SurveyNeed,
-  type SurveyPermission,
   unionOf,
 } from './survey-permissions.js';
 import { responseCountsOf, settleRecordings } from './survey-responses.service.js';
@@ -46,21 +46,24 @@ export function surveyNotFound(surveyId: string): ApiError {
  * `see` needs any share, a named permission that flag in any of them; `own` (sharing it, giving it to
  * another owner) is the owner's and the administrators' alone. A survey not shared with the caller is not
  * found (404, as one of another organisation); a share without the flag is 403 naming it.
+ * Answers what it found, for what a permission trims rather than refuses (`result.viewPersonalData`:
+ * responses and exports without the personal data), so the shares are read once: `grants(access, …)`.
  */
 export async function requireSurveyAccess(
   db: Queryable,
   principal: Principal,
   row: { id: string; owner_id: string },
   need: Need | readonly Need[],
-): Promise<void> {
+): Promise<SurveyAccess> {
   const granted = await accessOf(db, principal, row);
-  if (granted === 'all') return;
+  if (granted === 'all') return granted;
   if (granted === undefined) throw surveyNotFound(row.id);
   for (const one of typeof need === 'string' ? [need] : need) {
     if (one === 'own') throw ApiError.forbidden();
     if (!grants(granted, one))
       throw ApiError.of('QMST_2.1', `Survey ${row.id} is shared with you without the permission ${one}.`);
   }
+  return granted;
 }
 
 type Need = SurveyNeed | 'own';
@@ -70,25 +73,11 @@ async function accessOf(
   db: Queryable,
   principal: Principal,
   row: { id: string; owner_id: string },
-): Promise<'all' | PermissionSet | undefined> {
+): Promise<SurveyAccess | undefined> {
   if (isBrandAdmin(principal) || row.owner_id === principal.userId) return 'all';
   const shares = await sharing.sharesWith(db, principal, row.id, await recipientIdsOf(db, principal));
   if (shares.length === 0) return undefined;
   return unionOf(shares.map((share) => fromJson<PermissionSet>(share.permissions)));
-}
-
-/**
- * Has the caller this permission on a survey it may already act on? For what a permission trims rather
- * than refuses (`result.viewPersonalData`: responses and exports without the personal data).
- */
-export async function surveyGrants(
-  db: Queryable,
-  principal: Principal,
-  row: { id: string; owner_id: string },
-  permission: SurveyPermission,
-): Promise<boolean> {
-  const granted = await accessOf(db, principal, row);
-  return granted === 'all' || (granted !== undefined && grants(granted, permission));
 }
 
 /** The ids a survey may be shared with to reach this user: the user's and the user's groups'. */
