@@ -5,6 +5,7 @@
  * in-page display logic (a follow-up shown as soon as its condition holds).
  */
 import { MAP_SCRIPT, MAP_STYLES } from './views/map-views.js';
+import { PGR_SCRIPT, PGR_STYLES } from './views/pgr-board.js';
 
 export const STYLESHEET = `
 *,*::before,*::after{box-sizing:border-box}
@@ -85,7 +86,7 @@ table:not(.matrix) th{font-weight:600;background:#f4f5f7}
  table.matrix td{display:flex;align-items:center;gap:.5rem;text-align:left;border:0}
  table.matrix td::before{content:attr(data-label);flex:1;order:2}
 }
-${MAP_STYLES}`;
+${MAP_STYLES}${PGR_STYLES}`;
 
 export const SCRIPT = `
 (function () {
@@ -220,4 +221,4 @@ export const SCRIPT = `
     form.querySelectorAll('[data-signature]').forEach(signaturePad);
   });
 })();
-${MAP_SCRIPT}`;
+${MAP_SCRIPT}${PGR_SCRIPT}`;

@@ -2,7 +2,8 @@
  * The matrix-like and ranking types drawn by question-views.ts: matrix text entry cells (a matrix, or a
  * side-by-side text column), constant sum (a number box per item and the running total) and
  * pick-group-rank (per item, a group and a rank within it). Native inputs and selects, each labelled, so
- * the keyboard and screen readers work; the page script only keeps the constant sum's total up to date.
+ * the keyboard and screen readers work; the page script keeps the constant sum's total up to date and
+ * adds a drag-and-drop board to pick-group-rank that sets its selects (pgr-board.ts).
  */
 
 import type { Choice, Question } from '../../modules/engine/survey-model.js';

@@ -1,0 +1,237 @@
+/**
+ * Pick, group and rank by dragging (web/views/pgr-board.ts) in Debian's chromium: with the mouse at 1280 px
+ * and with touch at 390 px the items are dragged into groups and reordered within one; the keyboard still
+ * answers through the selects, which the board follows; without the script the selects alone submit.
+ * Each response reads back over the API under the real value keys (`_GROUP`, `_RANK`).
+ */
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.service.js';
+import { buildTestApp, type TestApp } from '../helpers/test-app.js';
+import { seriousViolations } from './axe.js';
+import { importSurvey, launchBrowser, listenOnLoopback, next, questionKeys } from './engine-helpers.js';
+import { block, blockFlow, qsf, question } from './qsf-builder.js';
+
+let t: TestApp;
+let base: string;
+let browser: Browser;
+let org: BootstrapResult;
+let surveyId: string;
+const seen: string[] = [];
+
+const survey = qsf({
+  blocks: [block('BL_pgrdrag000000001', ['QID1'])],
+  flow: [blockFlow('BL_pgrdrag000000001', 'FL_2')],
+  questions: [
+    question('QID1', {
+      type: 'PGR',
+      selector: 'DragAndDrop',
+      sub: 'Columns',
+      text: 'Sort your things',
+      choices: ['Books', 'Lamp', 'Chair', 'Mug'],
+      extra: { Groups: ['Keep', 'Give away'], NumberOfGroups: 2 },
+    }),
+  ],
+});
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  base = await listenOnLoopback(t);
+  browser = await launchBrowser();
+  org = await t.newOrganization();
+  surveyId = await importSurvey(t, org.apiToken, JSON.stringify(survey));
+});
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+/** Runs a respondent in a fresh context; returns the values of the one response it recorded. */
+async function respond(
+  options: BrowserContextOptions,
+  run: (page: Page) => Promise<void>,
+): Promise<Record<string, unknown>> {
+  const context = await browser.newContext(options);
+  context.setDefaultTimeout(10_000);
+  try {
+    const page = await context.newPage();
+    await page.goto(`${base}/jfe/form/${surveyId}`);
+    await run(page);
+    await page.waitForSelector('.end');
+  } finally {
+    await context.close();
+  }
+  const sessions = await t.database.db
+    .selectFrom('engine_sessions')
+    .select('response_id')
+    .where('survey_id', '=', surveyId)
+    .execute();
+  const fresh = sessions.map((s) => s.response_id).filter((id) => id && !seen.includes(id)) as string[];
+  expect(fresh).toHaveLength(1);
+  seen.push(fresh[0] as string);
+  const res = await t.call(org.apiToken, 'GET', `/API/v3/surveys/${surveyId}/responses/${fresh[0]}`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const values = res.body.result.values as Record<string, unknown>;
+  return Object.fromEntries(questionKeys(values).map((k) => [k, values[k]]));
+}
+
+const card = (page: Page, item: string) => page.locator('.pgr-card', { hasText: item });
+const zone = (page: Page, group: string) => page.locator(`.pgr-zone[data-zone="${group}"]`);
+
+/** Where a drop lands: just above the middle of a card (before it), or at the foot of a zone (last in it). */
+async function target(page: Page, to: { group: string; before?: string }): Promise<{ x: number; y: number }> {
+  const box = await (to.before ? card(page, to.before) : zone(page, to.group)).boundingBox();
+  if (!box) throw new Error('not on the page');
+  return { x: box.x + box.width / 2, y: to.before ? box.y + 4 : box.y + box.height - 6 };
+}
+
+async function dragWithMouse(page: Page, item: string, to: { group: string; before?: string }) {
+  const from = await card(page, item).boundingBox();
+  if (!from) throw new Error(`${item} is not on the page`);
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  const end = await target(page, to);
+  await page.mouse.move(end.x, end.y, { steps: 10 });
+  // As a person would, aim again once the board has made room where the item will land.
+  const again = await target(page, to);
+  await page.mouse.move(again.x, again.y, { steps: 2 });
+  await page.mouse.up();
+}
+
+/** A finger's drag, as the touch screen reports it (chromium turns it into touch pointer events). */
+async function dragWithTouch(page: Page, item: string, to: { group: string; before?: string }) {
+  await card(page, item).scrollIntoViewIfNeeded();
+  const from = await card(page, item).boundingBox();
+  if (!from) throw new Error(`${item} is not on the page`);
+  const end = await target(page, to);
+  const cdp = await page.context().newCDPSession(page);
+  const start = { x: from.x + from.width / 2, y: from.y + from.height / 2 };
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [start] });
+  for (let i = 1; i <= 10; i++) {
+    const point = { x: start.x + ((end.x - start.x) * i) / 10, y: start.y + ((end.y - start.y) * i) / 10 };
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [point] });
+  }
+  const again = await target(page, to);
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [again] });
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await cdp.detach();
+}
+
+/** The items of each zone of the board, in order ('' is "Not placed"). */
+function board(page: Page): Promise<Record<string, string[]>> {
+  return page.$$eval('.pgr-zone', (zones) =>
+    Object.fromEntries(
+      zones.map((z) => [
+        z.getAttribute('data-zone') ?? '?',
+        Array.from(z.querySelectorAll('.pgr-card'), (c) => (c.textContent ?? '').trim()),
+      ]),
+    ),
+  );
+}
+
+const selected = (page: Page, item: string, field: 'Group' | 'Rank in group') =>
+  page
+    .getByRole('group', { name: item })
+    .getByLabel(field, { exact: true })
+    .evaluate((el: HTMLSelectElement) => el.options[el.selectedIndex]?.textContent);
+
+/** Books and Chair kept (Chair first), Lamp given away, Mug not placed. */
+const SORTED = {
+  QID1_0_GROUP_1: 1,
+  QID1_0_GROUP_3: 1,
+  QID1_1_GROUP_2: 1,
+  QID1_G0_1_RANK: 2,
+  QID1_G0_3_RANK: 1,
+  QID1_G1_2_RANK: 1,
+};
+
+describe('pick, group and rank by dragging', () => {
+  it('with the mouse at 1280 px: two items into two groups, one reordered; the selects follow', async () => {
+    const values = await respond({ viewport: { width: 1280, height: 900 } }, async (page) => {
+      expect(await board(page)).toEqual({ '': ['Books', 'Lamp', 'Chair', 'Mug'], 0: [], 1: [] });
+      await dragWithMouse(page, 'Books', { group: '0' });
+      await dragWithMouse(page, 'Lamp', { group: '1' });
+      await dragWithMouse(page, 'Chair', { group: '0' });
+      expect(await board(page)).toEqual({ '': ['Mug'], 0: ['Books', 'Chair'], 1: ['Lamp'] });
+      await dragWithMouse(page, 'Chair', { group: '0', before: 'Books' });
+      expect(await board(page)).toEqual({ '': ['Mug'], 0: ['Chair', 'Books'], 1: ['Lamp'] });
+      expect(await page.locator('.pgr [aria-live]').textContent()).toBe('Chair: Keep, 1 of 2.');
+      expect(await selected(page, 'Books', 'Group')).toBe('Keep');
+      expect(await selected(page, 'Books', 'Rank in group')).toBe('2');
+      expect(await selected(page, 'Chair', 'Rank in group')).toBe('1');
+      expect(await selected(page, 'Lamp', 'Group')).toBe('Give away');
+      expect(await selected(page, 'Mug', 'Group')).toBe('Not placed');
+      // A drop outside every zone puts the item back where it was.
+      const mug = await card(page, 'Mug').boundingBox();
+      await page.mouse.move((mug?.x ?? 0) + 10, (mug?.y ?? 0) + 10);
+      await page.mouse.down();
+      await page.mouse.move(5, 880, { steps: 5 });
+      await page.mouse.up();
+      expect((await board(page))['']).toEqual(['Mug']);
+      expect(await seriousViolations(page)).toEqual([]);
+      await next(page);
+    });
+    expect(values).toEqual(SORTED);
+  });
+
+  it('with touch at 390 px (pointer events from a touch screen)', async () => {
+    const phone = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
+    const values = await respond(phone, async (page) => {
+      // At 390 px the zones stack, each the width of the question.
+      const widths = await page.$$eval('.pgr-zone', (zones) =>
+        zones.map((z) => z.getBoundingClientRect().width),
+      );
+      expect(Math.min(...widths)).toBeGreaterThan(300);
+      await page.evaluate(() =>
+        document.addEventListener('pointerdown', (e) => {
+          document.body.dataset.pointer = e.pointerType;
+        }),
+      );
+      await dragWithTouch(page, 'Books', { group: '0' });
+      expect(await page.evaluate(() => document.body.dataset.pointer)).toBe('touch');
+      await dragWithTouch(page, 'Lamp', { group: '1' });
+      await dragWithTouch(page, 'Chair', { group: '0' });
+      await dragWithTouch(page, 'Chair', { group: '0', before: 'Books' });
+      expect(await board(page)).toEqual({ '': ['Mug'], 0: ['Chair', 'Books'], 1: ['Lamp'] });
+      expect(await seriousViolations(page)).toEqual([]);
+      await next(page);
+    });
+    expect(values).toEqual(SORTED);
+  });
+
+  it('with the keyboard alone: the selects answer, and the board follows them', async () => {
+    const values = await respond({ viewport: { width: 1280, height: 900 } }, async (page) => {
+      await page.getByRole('group', { name: 'Mug' }).getByLabel('Group', { exact: true }).focus();
+      await page.keyboard.press('ArrowDown'); // Keep
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('ArrowDown'); // rank 1
+      await page.getByRole('group', { name: 'Lamp' }).getByLabel('Group', { exact: true }).focus();
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('ArrowDown'); // Give away
+      expect(await board(page)).toEqual({ '': ['Books', 'Chair'], 0: ['Mug'], 1: ['Lamp'] });
+      await page.getByRole('button', { name: 'Next' }).focus();
+      await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+    });
+    expect(values).toEqual({ QID1_0_GROUP_4: 1, QID1_1_GROUP_2: 1, QID1_G0_4_RANK: 1, QID1_G1_2_RANK: 1 });
+  });
+
+  it('without the script the selects alone submit, and no board is drawn', async () => {
+    const values = await respond(
+      { viewport: { width: 390, height: 844 }, javaScriptEnabled: false },
+      async (page) => {
+        expect(await page.locator('.pgr-board').count()).toBe(0);
+        await page
+          .getByRole('group', { name: 'Chair' })
+          .getByLabel('Group', { exact: true })
+          .selectOption('1');
+        await page
+          .getByRole('group', { name: 'Books' })
+          .getByLabel('Group', { exact: true })
+          .selectOption('1');
+        await next(page);
+      },
+    );
+    // Ranks left empty follow the items' order on the page.
+    expect(values).toEqual({ QID1_1_GROUP_1: 1, QID1_1_GROUP_3: 1, QID1_G1_1_RANK: 1, QID1_G1_3_RANK: 2 });
+  });
+});
