@@ -8,7 +8,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobWorker } from '../../src/jobs/job-runner.js';
 import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.service.js';
-import { startExportWorker, unzip, waitForExport } from '../exports/exports-helpers.js';
+import { exportedFile, startExportWorker } from '../exports/exports-helpers.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import { importSurvey, launchBrowser, listenOnLoopback, next } from './engine-helpers.js';
 import { block, blockFlow, qsf, question } from './qsf-builder.js';
@@ -105,15 +105,7 @@ describe('carry-forward', () => {
   });
 
   it('the csv has a column for every choice that can be carried, named x<id>', async () => {
-    const url = `/API/v3/surveys/${surveyId}/export-responses`;
-    const started = await t.call(org.apiToken, 'POST', url, { format: 'csv' });
-    expect(started.status, JSON.stringify(started.body)).toBe(200);
-    const { last } = await waitForExport(t, org.apiToken, `${url}/${started.body.result.progressId}`);
-    const file = await t.app.inject({
-      url: `${url}/${last.body.result.fileId}/file`,
-      headers: { 'x-api-token': org.apiToken },
-    });
-    const text = ([...(await unzip(file.rawPayload)).values()][0] as Buffer).toString('utf8');
+    const text = (await exportedFile(t, org.apiToken, surveyId, { format: 'csv' })).bytes.toString('utf8');
     const [names, texts, importIds, data] = parse(text) as string[][];
     const columns = (names ?? []).flatMap((name, i) =>
       /^(often|favourite)/.test(name) ? [[name, texts?.[i], importIds?.[i], data?.[i]]] : [],

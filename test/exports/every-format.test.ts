@@ -12,7 +12,7 @@ import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.
 import { dataRows, readSavWithPspp } from '../helpers/pspp.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import { uploadQsf } from '../surveys/survey-helpers.js';
-import { startExportWorker, unzip, waitForExport } from './exports-helpers.js';
+import { exportedFile, startExportWorker } from './exports-helpers.js';
 
 const QSF = readFileSync(new URL('../fixtures/surveys/every-type.qsf', import.meta.url), 'utf8');
 const TEXT = 'Zoë – naïve ✓, "quoted"\nsecond line';
@@ -89,19 +89,7 @@ afterAll(async () => {
 
 /** Exports the survey in `format` through the current endpoint; answers the zip's one file. */
 async function exportFile(format: string): Promise<{ name: string; text: string; bytes: Buffer }> {
-  const base = `/API/v3/surveys/${surveyId}/export-responses`;
-  const started = await t.call(org.apiToken, 'POST', base, { format });
-  expect(started.status, JSON.stringify(started.body)).toBe(200);
-  const { last } = await waitForExport(t, org.apiToken, `${base}/${started.body.result.progressId}`);
-  expect(last.body.result.status, JSON.stringify(last.body)).toBe('complete');
-  const file = await t.app.inject({
-    url: `${base}/${last.body.result.fileId}/file`,
-    headers: { 'x-api-token': org.apiToken },
-  });
-  expect(file.statusCode).toBe(200);
-  const entries = [...(await unzip(file.rawPayload)).entries()];
-  expect(entries).toHaveLength(1);
-  const [name, bytes] = entries[0] as [string, Buffer];
+  const { name, bytes } = await exportedFile(t, org.apiToken, surveyId, { format });
   return { name, text: bytes.toString('utf8'), bytes };
 }
 

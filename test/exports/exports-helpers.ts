@@ -29,6 +29,32 @@ export async function waitForExport(
 }
 
 /**
+ * Runs a response export of a survey (`POST …/export-responses` with `body`) to completion, through an
+ * export worker the test runs, and downloads it; answers the zip's one entry (its name and bytes).
+ */
+export async function exportedFile(
+  t: TestApp,
+  token: string,
+  surveyId: string,
+  body: Record<string, unknown>,
+): Promise<{ name: string; bytes: Buffer }> {
+  const base = `/API/v3/surveys/${surveyId}/export-responses`;
+  const started = await t.call(token, 'POST', base, body);
+  expect(started.status, JSON.stringify(started.body)).toBe(200);
+  const { last } = await waitForExport(t, token, `${base}/${started.body.result.progressId}`);
+  expect(last.body.result.status, JSON.stringify(last.body)).toBe('complete');
+  const file = await t.app.inject({
+    url: `${base}/${last.body.result.fileId}/file`,
+    headers: { 'x-api-token': token },
+  });
+  expect(file.statusCode).toBe(200);
+  const entries = [...(await unzip(file.rawPayload)).entries()];
+  expect(entries).toHaveLength(1);
+  const [name, bytes] = entries[0] as [string, Buffer];
+  return { name, bytes };
+}
+
+/**
  * Runs an export with the legacy spelling (`{surveyId, ...body}`) to completion and downloads it; answers
  * the export id and the zip's one entry.
  */

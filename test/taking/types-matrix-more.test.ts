@@ -13,7 +13,7 @@ import type { JobWorker } from '../../src/jobs/job-runner.js';
 import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.service.js';
 import { seriousViolations } from '../engine/axe.js';
 import { importSurvey, launchBrowser, listenOnLoopback, next } from '../engine/engine-helpers.js';
-import { startExportWorker, unzip, waitForExport } from '../exports/exports-helpers.js';
+import { exportedFile, startExportWorker } from '../exports/exports-helpers.js';
 import { dataRows, readSavWithPspp } from '../helpers/pspp.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import { typesMatrixMoreSurvey } from './types-matrix-more-survey.js';
@@ -180,18 +180,8 @@ describe('matrix family leftovers', () => {
   });
 
   describe('exports', () => {
-    async function exportFile(format: string): Promise<Buffer> {
-      const url = `/API/v3/surveys/${surveyId}/export-responses`;
-      const started = await t.call(org.apiToken, 'POST', url, { format });
-      expect(started.status, JSON.stringify(started.body)).toBe(200);
-      const { last } = await waitForExport(t, org.apiToken, `${url}/${started.body.result.progressId}`);
-      expect(last.body.result.status, JSON.stringify(last.body)).toBe('complete');
-      const file = await t.app.inject({
-        url: `${url}/${last.body.result.fileId}/file`,
-        headers: { 'x-api-token': org.apiToken },
-      });
-      return [...(await unzip(file.rawPayload)).values()][0] as Buffer;
-    }
+    const exportFile = async (format: string) =>
+      (await exportedFile(t, org.apiToken, surveyId, { format })).bytes;
 
     // Column name, ImportId (row 3), header row 2 and the value.
     const COLUMNS: [string, string, string, string][] = [
