@@ -9,8 +9,10 @@
 import { ApiError } from '../../http/errors.js';
 import type { FormFields, QuestionFields } from './answers.js';
 import {
+  apiNumberMatrix,
   apiPickGroupRank,
   apiTextMatrix,
+  numberMatrixFields,
   pickGroupRankFields,
   textMatrixFields,
 } from './sessions-api.matrix-answers.js';
@@ -105,10 +107,15 @@ function addAnswer({ form, files }: ApiForm, question: Question, value: unknown,
       return;
     case 'matrix-single':
     case 'matrix-multi':
+    case 'matrix-profile':
       matrixFields(form, id, value, field);
       return;
     case 'matrix-text':
       textMatrixFields(form, id, value, field);
+      return;
+    case 'matrix-cs':
+    case 'matrix-rank':
+      numberMatrixFields(form, id, value, field);
       return;
     case 'pgr':
       pickGroupRankFields(form, question, value, field);
@@ -193,12 +200,16 @@ export function apiAnswerOf(question: Question, fields: QuestionFields): ApiAnsw
       return Object.keys(out).length > 0 ? out : undefined;
     }
     case 'matrix-single':
-    case 'matrix-multi': {
+    case 'matrix-multi':
+    case 'matrix-profile': {
       const out = matrixOf(id, rows, fields);
       return Object.keys(out).length > 0 ? out : undefined;
     }
     case 'matrix-text':
       return apiTextMatrix(question, id, fields);
+    case 'matrix-cs':
+    case 'matrix-rank':
+      return apiNumberMatrix(question, fields);
     case 'pgr':
       return apiPickGroupRank(question, fields);
     case 'file':

@@ -1,7 +1,8 @@
 /**
  * The sessions API's answers of matrix text entry (`{"<row>": {"<column>": "text"}}`, also a side-by-side
- * text column) and pick-group-rank (`{"<item>": {"group": 0, "rank": 1}}`), both ways
- * (sessions-api.answers.ts does the other types).
+ * text column), constant sum and rank order matrices (`{"<row>": {"<column>": 60}}`) and pick-group-rank
+ * (`{"<item>": {"group": 0, "rank": 1}}`), both ways (sessions-api.answers.ts does the other types; a
+ * profile matrix is answered as a single-answer matrix, each row from its own scale).
  */
 import { ApiError } from '../../http/errors.js';
 import { groupKey, rankKey } from '../surveys/definition/pick-group-rank.js';
@@ -22,6 +23,21 @@ export function textMatrixFields(form: FormFields, prefix: string, value: unknow
     for (const [column, text] of Object.entries(cells)) {
       if (typeof text !== 'string') throw bad(`${field}.${row}.${column}`, 'must be a string');
       form[`${prefix}_${row}_${column}`] = [text];
+    }
+  }
+}
+
+/**
+ * `{"<row>": {"<column>": n}}` of a constant sum or rank order matrix → `<id>_<row>_<column>` fields; the
+ * page's reader checks them (answers-matrix-cells.ts: totals per column, distinct ranks per column).
+ */
+export function numberMatrixFields(form: FormFields, id: string, value: unknown, field: string): void {
+  if (!isObject(value)) throw bad(field, 'must be an object of row ids to {"<column id>": number}');
+  for (const [row, cells] of Object.entries(value)) {
+    if (!isObject(cells)) throw bad(`${field}.${row}`, 'must be an object of column ids to numbers');
+    for (const [column, n] of Object.entries(cells)) {
+      if (!isScalar(n)) throw bad(`${field}.${row}.${column}`, 'must be a number');
+      form[`${id}_${row}_${column}`] = [String(n)];
     }
   }
 }
@@ -47,6 +63,17 @@ export function apiTextMatrix(question: Question, prefix: string, fields: Questi
     for (const answer of question.answers) {
       const text = fields[`${prefix}_${row.id}_${answer.id}`]?.[0];
       if (text !== undefined) out[row.id] = { ...out[row.id], [answer.id]: text };
+    }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** A constant sum or rank order matrix's stored numbers in the API shape (undefined when none). */
+export function apiNumberMatrix(question: Question, fields: QuestionFields) {
+  const out: Record<string, Record<string, number>> = {};
+  for (const row of question.choices)
+    for (const answer of question.answers) {
+      const n = fields[`${question.id}_${row.id}_${answer.id}`]?.[0];
+      if (n !== undefined && n !== '') out[row.id] = { ...out[row.id], [answer.id]: Number(n) };
     }
   return Object.keys(out).length > 0 ? out : undefined;
 }

@@ -4,6 +4,7 @@ import type { QuestionView } from './page-view.js';
 import type { SessionRow } from './sessions.store.js';
 import { apiAnswerOf } from './sessions-api.answers.js';
 import type { WireQuestion, WireSession } from './sessions-api.schemas.js';
+import type { Choice } from './survey-model.js';
 import { uploadLimitsOf } from './uploads.js';
 
 const STATUSES = ['open', 'complete', 'quota'] as const;
@@ -35,8 +36,20 @@ function presentQuestion(view: QuestionView): WireQuestion {
     ...(q.kind === 'hotspot'
       ? { regionStates: q.map?.likeDislike ? ['neither', 'like', 'dislike'] : ['on', 'off'] }
       : {}),
+    ...(q.rowAnswers ? { rowScales: rowScalesOf(q.rowAnswers) } : {}),
   };
 }
+
+const rowScalesOf = (rows: Record<string, Choice[]>) =>
+  Object.fromEntries(
+    Object.entries(rows).map(([row, points]) => [
+      row,
+      {
+        answers: Object.fromEntries(points.map((a) => [a.id, { answerText: a.text }])),
+        answerOrder: points.map((a) => a.id),
+      },
+    ]),
+  );
 
 export function presentSession(row: SessionRow, screen: Screen): WireSession {
   const status = STATUSES.find((s) => s === row.status) ?? 'open';

@@ -9,7 +9,7 @@ export const SessionParamsSchema = Type.Object({
 
 const Answers = Type.Record(Type.String(), Type.Unknown(), {
   description:
-    'Answers by question id: {"QID1": {"2": {"selected": true}}}, {"QID2": "text"}, matrices {"QID4": {"<row>": {"<point>": {"selected": true}}}}, forms/sliders/ranks {"QID6": {"<item>": value}}, files {"QID7": {"name": "cv.pdf", "type": "application/pdf", "content": "<base64>"}} (read back as {"fileId", "name", "size", "type"}; {"fileId"} keeps a file given before), signatures {"QID8": {"content": "<base64 PNG>"}}, heat maps {"QID9": {"x": 300, "y": 50}} or {"QID9": {"region": "2"}}, hot spots {"QID10": {"<region>": "on" | "off"}} or, like/dislike, {"QID10": {"<region>": "like" | "dislike" | "neither"}}.',
+    'Answers by question id: {"QID1": {"2": {"selected": true}}}, {"QID2": "text"}, matrices {"QID4": {"<row>": {"<point>": {"selected": true}}}} (a profile matrix: each row’s point from its rowScales), constant sum and rank order matrices {"QID5": {"<row>": {"<column>": 60}}}, forms/sliders/ranks {"QID6": {"<item>": value}}, files {"QID7": {"name": "cv.pdf", "type": "application/pdf", "content": "<base64>"}} (read back as {"fileId", "name", "size", "type"}; {"fileId"} keeps a file given before), signatures {"QID8": {"content": "<base64 PNG>"}}, heat maps {"QID9": {"x": 300, "y": 50}} or {"QID9": {"region": "2"}}, hot spots {"QID10": {"<region>": "on" | "off"}} or, like/dislike, {"QID10": {"<region>": "like" | "dislike" | "neither"}}.',
 });
 
 export const CreateSessionSchema = Type.Object({
@@ -65,6 +65,16 @@ const QuestionSchema = Type.Object({
   upload: Type.Optional(Type.Object({ maxBytes: Type.Number(), fileTypes: Type.Array(Type.String()) })),
   /** Hot spot: the states a region takes (`["on", "off"]` or `["neither", "like", "dislike"]`). */
   regionStates: Type.Optional(Type.Array(Type.String())),
+  /** Profile matrix: each row's own scale points, by row id (a row is answered with one of them). */
+  rowScales: Type.Optional(
+    Type.Record(
+      Type.String(),
+      Type.Object({
+        answers: Type.Record(Type.String(), Type.Object({ answerText: Type.String() })),
+        answerOrder: Type.Array(Type.String()),
+      }),
+    ),
+  ),
 });
 export type WireQuestion = Static<typeof QuestionSchema>;
 

@@ -145,6 +145,8 @@ export interface QuestionTranslation {
   choices?: Record<string, string>;
   /** Scale point (matrix column) texts by answer id. */
   answers?: Record<string, string>;
+  /** A profile matrix's scale point texts, by row id and answer id (translations.ts). */
+  rowAnswers?: Record<string, Record<string, string>>;
 }
 
 export interface Block {

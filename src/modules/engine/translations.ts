@@ -22,6 +22,8 @@ export function toTranslations(language: Json): Record<string, QuestionTranslati
     if (choices) translation.choices = choices;
     const answers = displays(texts.Answers);
     if (answers) translation.answers = answers;
+    const rowAnswers = rowDisplays(texts.Answers);
+    if (rowAnswers) translation.rowAnswers = rowAnswers;
     if (Object.keys(translation).length > 0) out[normaliseLanguageCode(code)] = translation;
   }
   return Object.keys(out).length > 0 ? out : undefined;
@@ -39,6 +41,21 @@ function displays(choices: Json): Record<string, string> | undefined {
   for (const [id, choice] of pairs) {
     const text = str(choice && typeof choice === 'object' ? choice.Display : choice);
     if (text !== '') out[id] = text;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/**
+ * A profile matrix's per-row scale texts (`Answers: {"<row>": {"<point>": {"Display": …}}}`, as the
+ * question's own `Answers`; matrix-scales.ts): rows are the entries that are objects without a `Display`
+ * of their own, so a plain scale's points are never read as rows.
+ */
+function rowDisplays(answers: Json): Record<string, Record<string, string>> | undefined {
+  const out: Record<string, Record<string, string>> = {};
+  for (const [row, points] of entries(answers)) {
+    if (!points || typeof points !== 'object' || Array.isArray(points) || 'Display' in points) continue;
+    const texts = displays(points);
+    if (texts) out[row] = texts;
   }
   return Object.keys(out).length > 0 ? out : undefined;
 }
@@ -84,8 +101,16 @@ export function translateQuestion(question: Question, language: string): Questio
     choices,
     answers: withTexts(question.answers, translation.answers),
     columns,
+    ...(question.rowAnswers ? { rowAnswers: rowScales(question.rowAnswers, translation.rowAnswers) } : {}),
   };
 }
+
+/** A profile matrix's row scales with each point's text in the language (else the base text). */
+const rowScales = (
+  rows: Record<string, Choice[]>,
+  texts: Record<string, Record<string, string>> | undefined,
+): Record<string, Choice[]> =>
+  Object.fromEntries(Object.entries(rows).map(([row, points]) => [row, withTexts(points, texts?.[row])]));
 
 const withTexts = (choices: Choice[], texts: Record<string, string> | undefined): Choice[] =>
   texts

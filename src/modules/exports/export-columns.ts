@@ -27,7 +27,7 @@ import {
   SELECTED_CHOICE,
 } from '../surveys/definition/question-columns.js';
 import { isMultiAnswer } from '../surveys/definition/question-types.js';
-import { npsGroup, plainText, type ValueKey } from '../surveys/definition/value-keys.js';
+import { codedNumberLabels, npsGroup, plainText, type ValueKey } from '../surveys/definition/value-keys.js';
 import { blockOrderAfter, blockOrderColumns, blockOrderValues } from './block-display-order.js';
 import { flowOrderColumns, flowOrderValues } from './flow-display-order.js';
 import { isEmptyValue } from './formats/cells.js';
@@ -72,6 +72,8 @@ function valueLabelsOf(question: QsfQuestion, key: ValueKey): ValueLabel[] | und
     }
     case 'npsGroup':
       return [0, 7, 9].map((score) => ({ value: npsGroup(score).value, label: npsGroup(score).label }));
+    case 'number':
+      return codedNumberLabels(question, key);
     default:
       return undefined;
   }
@@ -106,7 +108,7 @@ function typed(question: QsfQuestion, column: QuestionColumn): Partial<ExportCol
   return {
     type: 'numeric',
     ...(valueLabels && valueLabels.length > 0 ? { valueLabels } : {}),
-    decimals: key.kind === 'number' ? 2 : 0,
+    decimals: key.kind === 'number' && !valueLabels ? 2 : 0,
     // The real .sav labels a multi-answer choice "<question> <choice>" (README "SPSS").
     ...(key.kind === 'selected' &&
     key.answerId === undefined &&

@@ -1,6 +1,6 @@
 import { scaleOwnerOf } from './matrix-scales.js';
 import { type QsfQuestion, recodeOf } from './qsf.js';
-import { npsGroup, plainText, type ValueKey } from './value-keys.js';
+import { codedNumberLabels, npsGroup, plainText, type ValueKey } from './value-keys.js';
 
 export type AnswerValue = string | number;
 
@@ -152,6 +152,8 @@ function labelOf(survey: Survey, key: ValueKey, value: unknown): string {
     }
     case 'npsGroup':
       return NPS_GROUP_LABELS[Number(value)] ?? String(value);
+    case 'number':
+      return codedNumberLabels(question, key)?.find((c) => c.value === Number(value))?.label ?? String(value);
     default:
       return String(value);
   }

@@ -265,6 +265,23 @@ export function valueKeyIndex(doc: QsfDocument): Map<string, ValueKey> {
   return new Map(valueKeysOfSurvey(doc).map((k) => [k.key, k]));
 }
 
+/**
+ * The texts of the numbers a key records when they are codes, not amounts: a hot spot region 1 On / 2 Off,
+ * or 1 Like / 2 Dislike (`Selector: LikeDislike`), as the engine records them (engine/answers-map.ts; our
+ * reading: no real export we have holds a hot spot). Undefined for every other key.
+ */
+export function codedNumberLabels(
+  question: QsfQuestion,
+  key: ValueKey,
+): Array<{ value: number; label: string }> | undefined {
+  if (question.QuestionType !== 'HotSpot' || key.kind !== 'number') return undefined;
+  const [on, off] = question.Selector === 'LikeDislike' ? ['Like', 'Dislike'] : ['On', 'Off'];
+  return [
+    { value: 1, label: on },
+    { value: 2, label: off },
+  ];
+}
+
 /** Spec-free NPS grouping as the real exports write it: 0–6 Detractor (1), 7–8 Passive (2), 9–10 Promoter (3). */
 export function npsGroup(score: number): { value: number; label: string } {
   if (score <= 6) return { value: 1, label: 'Detractor' };
