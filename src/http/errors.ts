@@ -96,6 +96,11 @@ export const ERROR_CODES = {
       'The uploaded file is not a PNG, JPEG, GIF or WebP image (read from its bytes); nothing was stored.',
   },
   FW_GRA_2: { status: 404, meaning: 'Graphic not found.' },
+  FW_GRA_3: {
+    status: 409,
+    meaning:
+      'A graphic of that id already exists (graphic ids are unique on the server: the public URL names a graphic by its id alone); nothing was stored.',
+  },
   FW_DST_1: {
     status: 400,
     meaning: 'SMS distributions are not available: this server sends e-mail only (it has no SMS transport).',

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ApiError, ERROR_CODES } from '../../http/errors.js';
+import { idPattern } from '../../http/ids.js';
 import { type ImageFormat, imageFormatOf, SNIFF_BYTES } from './image-format.js';
 
 /** README "Graphics": the largest graphic taken. An e-mail image is far under it. */
@@ -25,6 +26,36 @@ export function notAnImage(): ApiError {
   const message =
     'The file is not a PNG, JPEG, GIF or WebP image (checked from its bytes; SVG is not taken); nothing was stored.';
   return new ApiError(ERROR_CODES.FW_GRA_1.status, 'FW_GRA_1', message, closing);
+}
+
+const GRAPHIC_ID = new RegExp(idPattern('IM'));
+
+/**
+ * The `graphicId` an upload asks for (a Qualtrics graphic's id, kept so that an imported survey's texts
+ * show it): undefined when absent or empty, else it must be a graphic id, `IM_` and 15 letters or digits.
+ */
+export function chosenGraphicId(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!GRAPHIC_ID.test(value))
+    throw new ApiError(
+      400,
+      'FW_VAL_1',
+      "Invalid request: graphicId must be a graphic id, IM_ and 15 letters or digits (as a Qualtrics graphic URL's IM= names it); nothing was stored.",
+      closing,
+    );
+  return value;
+}
+
+/**
+ * 409: the id is a graphic's already. Graphic ids are unique on the server, not per organisation: the
+ * public URL names a graphic by its id alone. Another organisation's is said to be so, not whose it is
+ * (its public URL already tells anyone that it exists).
+ */
+export function graphicIdTaken(graphicId: string, ofCaller: boolean): ApiError {
+  const message = ofCaller
+    ? `Graphic ${graphicId} already exists in this organisation (delete it first to replace it); nothing was stored.`
+    : `Graphic id ${graphicId} is taken on this server by another organisation's graphic (graphic ids are unique on the server, since the public URL names a graphic by its id alone); nothing was stored.`;
+  return new ApiError(ERROR_CODES.FW_GRA_3.status, 'FW_GRA_3', message, closing);
 }
 
 /**

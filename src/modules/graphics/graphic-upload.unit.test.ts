@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { gif, png, SVG } from '../../../test/graphics/images.js';
 import { ApiError } from '../../http/errors.js';
-import { type InspectedUpload, inspectUpload } from './graphic-upload.js';
+import { chosenGraphicId, type InspectedUpload, inspectUpload } from './graphic-upload.js';
 
 async function* pieces(bytes: Buffer, size: number) {
   for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
@@ -56,5 +56,32 @@ describe('inspectUpload', () => {
     expect((error as ApiError).message).toContain(`${image.length - 1} bytes`);
     const { bytes } = await drain(inspectUpload(pieces(image, 50), image.length, { size: 0 }));
     expect(bytes.length).toBe(image.length);
+  });
+});
+
+describe('chosenGraphicId', () => {
+  it('takes IM_ and 15 letters or digits; absent or empty is no choice', () => {
+    expect(chosenGraphicId('IM_0123456789abcDE')).toBe('IM_0123456789abcDE');
+    expect(chosenGraphicId(undefined)).toBeUndefined();
+    expect(chosenGraphicId('')).toBeUndefined();
+  });
+  it('refuses anything else with 400 naming graphicId', () => {
+    for (const value of [
+      'IM_0123456789abcD',
+      'IM_0123456789abcDEF',
+      'SV_0123456789abcDE',
+      'IM_0123456789abc/E',
+    ]) {
+      const error = (() => {
+        try {
+          return chosenGraphicId(value);
+        } catch (e) {
+          return e;
+        }
+      })();
+      expect(error, value).toBeInstanceOf(ApiError);
+      expect((error as ApiError).status).toBe(400);
+      expect((error as ApiError).message).toContain('graphicId must be a graphic id');
+    }
   });
 });

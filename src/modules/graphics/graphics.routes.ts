@@ -1,4 +1,4 @@
-import multipart from '@fastify/multipart';
+import multipart, { type Multipart } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
@@ -31,9 +31,13 @@ export function registerGraphicRoutes(app: App, deps: Deps): void {
           body: { content: { 'multipart/form-data': { schema: UploadBodySchema } } },
           response: { 200: GraphicCreatedSchema },
         },
+        // The body is streamed, never parsed into an object: its schema is for the OpenAPI document, and
+        // uploadedFile and the service check the parts. The route has no other input to validate.
+        validatorCompiler: () => () => true,
       },
       async (request) => {
-        const id = await service.uploadGraphic(deps, request.principal, await uploadedFile(request));
+        const { file, graphicId } = await uploadedFile(request);
+        const id = await service.uploadGraphic(deps, request.principal, file, { graphicId });
         return ok(request, { id, url: service.graphicUrl(originOf(request), { id }) });
       },
     );
@@ -56,8 +60,14 @@ export function registerGraphicRoutes(app: App, deps: Deps): void {
   });
 }
 
-/** The `file` part's bytes, cut off past the limit with 413 FW_VAL_4; text fields are ignored. */
-async function uploadedFile(request: FastifyRequest): Promise<AsyncIterable<Uint8Array>> {
+/**
+ * The `file` part's bytes, cut off past the limit with 413 FW_VAL_4, and the text part `graphicId` when
+ * it came before them (parts after the file are not read: the file is streamed as it arrives). Other text
+ * fields are ignored.
+ */
+async function uploadedFile(
+  request: FastifyRequest,
+): Promise<{ file: AsyncIterable<Uint8Array>; graphicId?: string }> {
   if (!request.isMultipart())
     throw ApiError.of(
       'FW_VAL_3',
@@ -70,11 +80,21 @@ async function uploadedFile(request: FastifyRequest): Promise<AsyncIterable<Uint
       part.fieldname,
       'is not a part this call takes (send the image as the part `file`)',
     );
+  const graphicId = textField(part.fields.graphicId, 'graphicId');
   const file = part.file;
   file.on('limit', () => file.destroy(graphicTooLarge(GRAPHIC_MAX_BYTES)));
-  return (async function* () {
+  const bytes = (async function* () {
     yield* file;
     // A file cut at the limit may end cleanly before its 'limit' error lands: busboy marks it truncated.
     if (file.truncated) throw graphicTooLarge(GRAPHIC_MAX_BYTES);
   })();
+  return { file: bytes, graphicId };
+}
+
+/** A text part's value: sent once, as text (a file under that name, or the name twice, is a 400). */
+function textField(field: Multipart | Multipart[] | undefined, name: string): string | undefined {
+  if (field === undefined) return undefined;
+  if (Array.isArray(field) || field.type !== 'field')
+    throw ApiError.invalid(name, 'must be sent once, as a text part before `file`');
+  return String(field.value);
 }

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { Envelope } from '../../http/envelope.js';
+import { idPattern } from '../../http/ids.js';
 
 export const GraphicIdParams = Type.Object({ graphicId: Type.String({ minLength: 1, maxLength: 100 }) });
 
@@ -11,7 +12,27 @@ export const GraphicCreatedSchema = Envelope(
   }),
 );
 
-export const UploadBodySchema = Type.Unknown({
-  description:
-    'A multipart part `file`: a PNG, JPEG, GIF or WebP image of at most 10 MB, recognised from its bytes. SVG is refused.',
+/**
+ * The multipart parts, for the OpenAPI document. The body is streamed, never parsed into an object, so
+ * the route reads and checks the parts itself (graphics.routes.ts, graphics.service.ts).
+ */
+export const UploadBodySchema = Type.Unsafe<unknown>({
+  type: 'object',
+  required: ['file'],
+  properties: {
+    graphicId: Type.String({
+      pattern: idPattern('IM'),
+      description:
+        "Optional, a text part sent before `file`: the graphic's id, instead of a new one. For the images of a " +
+        'survey imported from Qualtrics: its question texts name them by their `IM_…` id, and show the graphic ' +
+        'of that id once it is here. 400 when it is not `IM_` and 15 letters or digits; 409 FW_GRA_3 when a ' +
+        'graphic of this server has it (graphic ids are unique on the server: the public URL names a graphic ' +
+        'by its id alone). Empty is as if absent.',
+    }),
+    file: Type.String({
+      format: 'binary',
+      description:
+        'A PNG, JPEG, GIF or WebP image of at most 10 MB, recognised from its bytes. SVG is refused.',
+    }),
+  },
 });

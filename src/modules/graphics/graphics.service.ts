@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { isoSeconds } from '../../clock.js';
+import { isUniqueViolation } from '../../db/database.js';
 import type { Scope } from '../../db/scope.js';
 import type { Deps } from '../../deps.js';
 import { BlobNotFoundError } from '../../files/blob-store.js';
@@ -7,7 +9,13 @@ import { ApiError } from '../../http/errors.js';
 import { newId } from '../../http/ids.js';
 import { isBrandAdmin, type Principal } from '../../http/principal.js';
 import { jobBlobs } from '../../jobs/job-files.js';
-import { GRAPHIC_MAX_BYTES, type InspectedUpload, inspectUpload } from './graphic-upload.js';
+import {
+  chosenGraphicId,
+  GRAPHIC_MAX_BYTES,
+  graphicIdTaken,
+  type InspectedUpload,
+  inspectUpload,
+} from './graphic-upload.js';
 import * as store from './graphics.store.js';
 import { CONTENT_TYPES } from './image-format.js';
 
@@ -37,21 +45,41 @@ export async function graphicUrlsOf(
 const blobKey = (organizationId: string, graphicId: string) => `${organizationId}/graphics/${graphicId}`;
 
 /**
+ * The ids of `graphicIds` that are not graphics of the organisation: what an imported survey's texts name
+ * and the researcher has still to upload (with `graphicId`), in the order given.
+ */
+export async function listMissingGraphics(deps: Deps, scope: Scope, graphicIds: string[]): Promise<string[]> {
+  const found = new Set(await store.listGraphicIds(deps.db, scope, graphicIds));
+  return graphicIds.filter((id) => !found.has(id));
+}
+
+export interface GraphicUploadOptions {
+  /** The `graphicId` part as sent (chosenGraphicId checks it): the id to keep instead of a new one. */
+  graphicId?: string;
+  maxBytes?: number;
+}
+
+/**
  * Streams an uploaded file into the BlobStore, refused (and nothing kept) unless its bytes are a PNG,
- * JPEG, GIF or WebP image of at most `maxBytes`; then records it. Answers the new id (`IM_`).
+ * JPEG, GIF or WebP image of at most `maxBytes`; then records it. Answers its id: the `graphicId` asked
+ * for, else a new one (`IM_`). An id already taken is refused before any byte is read. The bytes are
+ * staged under a key of their own and moved into place only once the row holds the id, so an upload
+ * that loses a race for the same id never removes the winner's bytes.
  */
 export async function uploadGraphic(
   deps: Deps,
   principal: Principal,
   file: AsyncIterable<Uint8Array>,
-  maxBytes = GRAPHIC_MAX_BYTES,
+  options: GraphicUploadOptions = {},
 ): Promise<string> {
-  const id = newId('IM');
-  const key = blobKey(principal.organizationId, id);
+  const chosen = chosenGraphicId(options.graphicId);
+  if (chosen) await checkGraphicIdFree(deps, principal, chosen);
+  const id = chosen ?? newId('IM');
+  const staged = `${principal.organizationId}/tmp/graphic-${randomUUID()}`;
   const blobs = jobBlobs(deps);
   const inspected: InspectedUpload = { size: 0 };
   // A refused upload fails the save itself: the store keeps no part of it.
-  await blobs.save(key, inspectUpload(file, maxBytes, inspected));
+  await blobs.save(staged, inspectUpload(file, options.maxBytes ?? GRAPHIC_MAX_BYTES, inspected));
   try {
     if (!inspected.format || !inspected.etag) throw new Error('upload inspection did not complete');
     await store.insertGraphic(deps.db, {
@@ -64,10 +92,25 @@ export async function uploadGraphic(
       created_at: isoSeconds(deps.clock.now()),
     });
   } catch (error) {
-    await blobs.remove(key);
+    await blobs.remove(staged);
+    // Taken meanwhile, by an upload of the same id that was faster: the same answer as before the bytes.
+    if (chosen && isUniqueViolation(error)) await checkGraphicIdFree(deps, principal, chosen);
+    throw error;
+  }
+  try {
+    await blobs.rename(staged, blobKey(principal.organizationId, id));
+  } catch (error) {
+    await store.deleteGraphic(deps.db, principal, id);
+    await blobs.remove(staged);
     throw error;
   }
   return id;
+}
+
+/** 409 FW_GRA_3 when a graphic of any organisation has the id (the public URL serves by id alone). */
+async function checkGraphicIdFree(deps: Deps, principal: Principal, graphicId: string): Promise<void> {
+  const row = await store.findGraphicById(deps.db, graphicId);
+  if (row) throw graphicIdTaken(graphicId, row.organization_id === principal.organizationId);
 }
 
 /**

@@ -16,7 +16,8 @@ export function findGraphic(db: Queryable, scope: Scope, graphicId: string): Pro
 
 /**
  * For the public URL, by id alone: the link is all a mail reader or a respondent has, and the id's 15
- * random characters (about 89 bits) are what keeps an image unguessable.
+ * random characters (about 89 bits) are what keeps an image unguessable. Hence ids are unique on the
+ * server (the primary key), an id kept from Qualtrics (`graphicId`) included: the upload checks here.
  */
 export function findGraphicById(db: Queryable, graphicId: string): Promise<GraphicRow | undefined> {
   return db.selectFrom('graphics').selectAll().where('id', '=', graphicId).executeTakeFirst();

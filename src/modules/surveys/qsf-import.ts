@@ -98,6 +98,19 @@ export function importQsf(input: unknown, surveyId: string, field = 'file'): Imp
   return { document, notices, unsupported };
 }
 
+/**
+ * The notice of the images a survey names that the organisation has no graphic of yet (`missing`, from
+ * the graphics service): they show as links to the other platform until uploaded under their own id.
+ */
+export function missingGraphicsNotices(missing: string[]): string[] {
+  if (missing.length === 0) return [];
+  const [count, them] =
+    missing.length === 1 ? ['1 image is', 'it'] : [`${missing.length} images are`, 'them'];
+  return [
+    `${count} not in this organisation's graphics: ${missing.join(', ')} (upload ${them} with POST /v3/graphics and graphicId).`,
+  ];
+}
+
 function normaliseElement(raw: Json, surveyId: string, where: string): QsfElement {
   const element: QsfElement = {
     SurveyID: surveyId,

@@ -96,12 +96,13 @@ export async function registerSurveyRoutes(app: App, deps: Deps): Promise<void> 
         request.principal,
         request.params.surveyId,
       );
-      // meta.notice: what the engine does not run as written (issue 13 item 7), as the import said.
-      return ok(
-        request,
-        presentSurvey(row, document, counts),
-        engineNotices(document).join(' ') || undefined,
-      );
+      // meta.notice: what the engine does not run as written (issue 13 item 7), as the import said, and
+      // the images its texts name that are not uploaded yet.
+      const notices = [
+        ...engineNotices(document),
+        ...(await service.graphicNotices(deps, { organizationId: row.organization_id }, row.definition)),
+      ];
+      return ok(request, presentSurvey(row, document, counts), notices.join(' ') || undefined);
     },
   );
 

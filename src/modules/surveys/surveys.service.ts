@@ -7,10 +7,12 @@ import { recordEvent } from '../../events/record-event.js';
 import { ApiError } from '../../http/errors.js';
 import { newId } from '../../http/ids.js';
 import { isBrandAdmin, type Principal } from '../../http/principal.js';
+import { listMissingGraphics } from '../graphics/graphics.service.js';
 import { groupIdsOfUser } from '../groups/groups.service.js';
 import { addOwnerResponseCounts, allUsersInScope } from '../users/users.service.js';
+import { graphicIdsInJson } from './definition/graphic-ids.js';
 import { type QsfDocument, quotasOf } from './definition/qsf.js';
-import { type ImportedQsf, importQsf } from './qsf-import.js';
+import { type ImportedQsf, importQsf, missingGraphicsNotices } from './qsf-import.js';
 import { checkQsfShape } from './qsf-limits.js';
 import { qsfFromV3Record } from './survey-from-v3.js';
 import {
@@ -160,6 +162,7 @@ async function storeNewSurvey(
   const ownerId = input.ownerId ?? principal.userId;
   const expiration = checkExpiration(input.expiration ?? {});
   const now = deps.clock.now();
+  const definition = toJson(document);
   await deps.db.transaction().execute(async (trx) => {
     if (ownerId !== principal.userId) {
       if (!isBrandAdmin(principal)) throw ApiError.forbidden();
@@ -174,14 +177,22 @@ async function storeNewSurvey(
       is_active: input.isActive ? 1 : 0,
       start_date: expiration.startDate ?? null,
       end_date: expiration.endDate ?? null,
-      definition: toJson(document),
+      definition,
       created_at: isoSeconds(now),
       updated_at: isoSeconds(now),
     });
     await store.insertQuotas(trx, quotaRows(principal, document));
     if (input.isActive) await emitActivation(trx, principal, document.SurveyEntry.SurveyID, true, now);
   });
-  return imported.notices;
+  return [...imported.notices, ...(await graphicNotices(deps, principal, definition))];
+}
+
+/**
+ * The images a definition (its stored JSON text) names that are not graphics of the organisation yet
+ * (qsf-import.ts): its Qualtrics graphic URLs and `IM_…` values, such as a heat map's `GraphicID`.
+ */
+export async function graphicNotices(deps: Deps, scope: Scope, definition: string): Promise<string[]> {
+  return missingGraphicsNotices(await listMissingGraphics(deps, scope, graphicIdsInJson(definition)));
 }
 
 /** The survey_quotas rows of a definition's quotas (counts start at 0). */
