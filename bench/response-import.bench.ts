@@ -2,7 +2,8 @@
  * Issue 20: a response import of 100,000 rows (`POST /API/v3/surveys/{id}/import-responses`, a csv in the
  * survey's own export layout, through the job that a serving node runs) against a bulk insert of the same
  * rows into the responses table (the imported rows read back, written again under new ids, in the
- * import's own batches: 200 a transaction, 100 an INSERT, through Kysely), on SQLite and PostgreSQL.
+ * import's own batches: BATCH_ROWS a transaction, INSERT_ROWS an INSERT, through Kysely), on SQLite and
+ * PostgreSQL.
  * Goal: ratio (bulk time / import time) >= 0.5 on both. `IMPORT_BENCH_ROWS` changes the size;
  * `BENCH_ENGINES=sqlite` (or `postgres`) runs one engine.
  */
@@ -11,7 +12,8 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import type { Db, Engine } from '../src/db/database.js';
 import { newId } from '../src/http/ids.js';
-import type { ResponseRow } from '../src/modules/responses/responses.store.js';
+import { BATCH_ROWS as BATCH } from '../src/modules/responseimports/response-import.job.js';
+import { INSERT_ROWS as PER_INSERT, type ResponseRow } from '../src/modules/responses/responses.store.js';
 import type { BenchResult } from './run.js';
 import {
   createActiveSurvey,
@@ -22,8 +24,6 @@ import {
 } from './survey-taking.js';
 
 const ROWS = Number(process.env.IMPORT_BENCH_ROWS ?? 100_000);
-const BATCH = 200;
-const PER_INSERT = 100;
 const QSF = readFileSync(new URL('../test/fixtures/surveys/small.qsf', import.meta.url), 'utf8');
 const VALUES = { QID1: 10, QID2_1: 1, QID3_TEXT: 'Lovely', QID4_1: 5, QID4_2: 1, QID5: 9, panel: 'bench' };
 

@@ -75,13 +75,19 @@ function textModeOf(cells: string[], columns: readonly ImportColumn[]): TextMode
   return 'recodes';
 }
 
+/** The row's values kept beside the answers, made when the first one is. */
+function extraOf(input: RowInput): Record<string, AnswerValue> {
+  input.extraMetadata ??= {};
+  return input.extraMetadata;
+}
+
 function setMetadata(input: RowInput, key: string, cell: string, ic: ImportColumn, options: DecodeOptions) {
   const name = ic.column.name;
   switch (key) {
     case 'startDate':
     case 'endDate':
     case 'recordedDate': {
-      const date = readDate(cell, ic.timeZone ?? 'Z');
+      const date = readDate(cell, ic.zone ?? ic.timeZone ?? 'Z');
       if (!date) throw new CellError(`${name}: ${shown(cell)} is not a date (YYYY-MM-DD HH:MM:SS)`);
       input[key] = date;
       return;
@@ -107,16 +113,16 @@ function setMetadata(input: RowInput, key: string, cell: string, ic: ImportColum
     case 'recipientName':
       // csv2013's fillers for "none": the export writes them again. Other texts are kept (default below).
       if (cell === LEGACY_DEFAULTS[key]) return;
-      input.extraMetadata = { ...input.extraMetadata, [key]: cell };
+      extraOf(input)[key] = cell;
       return;
     case 'locationLatitude':
     case 'locationLongitude':
     case 'locationAccuracy':
-      input.extraMetadata = { ...input.extraMetadata, [key]: numberOf(cell, name, options) };
+      extraOf(input)[key] = numberOf(cell, name, options);
       return;
     default:
       // Recipient names and e-mail, ExternalReference: kept as written.
-      input.extraMetadata = { ...input.extraMetadata, [key]: cell };
+      extraOf(input)[key] = cell;
   }
 }
 
@@ -151,7 +157,7 @@ function derivedCell(
 ) {
   const { key, name } = ic.column;
   if (/_A?DO_[^_]+$/.test(key)) {
-    input.extraMetadata = { ...input.extraMetadata, [key]: integerIn(cell, name, 1, 100_000) };
+    extraOf(input)[key] = integerIn(cell, name, 1, 100_000);
     return;
   }
   const question = survey.questions.get(key);

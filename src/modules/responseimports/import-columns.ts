@@ -5,9 +5,10 @@
  * Columns the survey does not have (display order, questions since deleted) are ignored and listed.
  */
 import { exportLayout } from '../exports/export-columns.js';
-import { createDateFormatter } from '../exports/formats/dates.js';
+import type { DateFormatter } from '../exports/formats/dates.js';
 import type { ExportColumn } from '../exports/formats/export-layout.js';
 import type { QsfDocument } from '../surveys/definition/qsf.js';
+import { zoneOf } from './import-values.js';
 
 /**
  * Every column a csv/tsv export of the survey can have: the breakout layout with the display-order
@@ -30,6 +31,8 @@ export interface ImportColumn {
   column: ExportColumn;
   /** Date columns: the zone of header row 3 (`Z` = UTC). */
   timeZone?: string;
+  /** Date columns: that zone, ready to read the column's cells with (made once, not once per cell). */
+  zone?: DateFormatter;
 }
 
 export interface HeaderMatch {
@@ -66,9 +69,10 @@ function importIdCell(text: string, index: number, name: string): ImportIdCell {
   };
 }
 
-function checkZone(timeZone: string, name: string): void {
+/** A date column's zone, or ImportHeaderError when it is not a zone. */
+export function columnZone(timeZone: string, name: string): Pick<ImportColumn, 'timeZone' | 'zone'> {
   try {
-    createDateFormatter(timeZone === 'Z' ? undefined : timeZone);
+    return { timeZone, zone: zoneOf(timeZone) };
   } catch {
     throw new ImportHeaderError(
       `Header row 3, column ${name}: unknown time zone ${JSON.stringify(timeZone)}.`,
@@ -113,11 +117,10 @@ export function matchHeader(
         `Header: column ${name} fills ${column.name}, which an earlier column fills.`,
       );
     taken.add(column.key);
-    if (column.type === 'date') checkZone(cell.timeZone ?? 'Z', name);
     match.columns.push({
       index,
       column,
-      ...(column.type === 'date' ? { timeZone: cell.timeZone ?? 'Z' } : {}),
+      ...(column.type === 'date' ? columnZone(cell.timeZone ?? 'Z', name) : {}),
     });
   });
   const ours = match.columns.filter((c) => c.column.kind !== 'metadata').length;

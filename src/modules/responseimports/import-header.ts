@@ -6,7 +6,13 @@
 import { exportLayout } from '../exports/export-columns.js';
 import type { ExportColumn } from '../exports/formats/export-layout.js';
 import type { QsfDocument } from '../surveys/definition/qsf.js';
-import { type HeaderMatch, ImportHeaderError, importableColumns, matchHeader } from './import-columns.js';
+import {
+  columnZone,
+  type HeaderMatch,
+  ImportHeaderError,
+  importableColumns,
+  matchHeader,
+} from './import-columns.js';
 import type { ImportFormat } from './import-file.js';
 
 /**
@@ -51,7 +57,7 @@ export function matchLegacyHeader(rows: string[][], layouts: readonly ExportColu
     columns: layout.map((column, index) => ({
       index,
       column,
-      ...(column.type === 'date' ? { timeZone: 'Z' } : {}),
+      ...(column.type === 'date' ? columnZone('Z', column.name) : {}),
     })),
     ignored: [],
     width: names.length,

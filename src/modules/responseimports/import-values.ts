@@ -2,7 +2,7 @@
  * The two cell readings that need the survey or a zone: a choice text back to its recode, and an
  * export date (`YYYY-MM-DD HH:MM:SS` wall-clock time in the file's zone) back to an instant.
  */
-import { createDateFormatter, toEpochMs } from '../exports/formats/dates.js';
+import { createDateFormatter, type DateFormatter, toEpochMs } from '../exports/formats/dates.js';
 import { scaleOwnerOf } from '../surveys/definition/matrix-scales.js';
 import { type QsfQuestion, recodeOf } from '../surveys/definition/qsf.js';
 import { plainText, type ValueKey } from '../surveys/definition/value-keys.js';
@@ -12,11 +12,15 @@ export type TextMode = 'labels' | 'recodes';
 
 const WALL_CLOCK = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/;
 
+/** The zone of a date column (`Z` = UTC), made once per column: a zone's formatter holds its offsets. */
+export const zoneOf = (timeZone: string): DateFormatter =>
+  createDateFormatter(timeZone === 'Z' ? undefined : timeZone);
+
 /**
- * A date cell as an instant. Wall-clock text is read in `timeZone` (`Z` = UTC); text with its own zone
- * or offset (ISO 8601) is taken as it says.
+ * A date cell as an instant. Wall-clock text is read in `timeZone` (`Z` = UTC, or the column's formatter,
+ * zoneOf); text with its own zone or offset (ISO 8601) is taken as it says.
  */
-export function readDate(text: string, timeZone: string): Date | undefined {
+export function readDate(text: string, timeZone: string | DateFormatter): Date | undefined {
   const m = WALL_CLOCK.exec(text.trim());
   if (!m) {
     const ms = /[zZ]|[+-]\d{2}:?\d{2}$/.test(text) ? toEpochMs(text) : undefined;
@@ -25,7 +29,7 @@ export function readDate(text: string, timeZone: string): Date | undefined {
   const [, y, mo, d, h, mi, s] = m.map(Number) as number[];
   const wall = Date.UTC(y as number, (mo as number) - 1, d, h, mi, s || 0);
   if (Number.isNaN(wall)) return undefined;
-  const zone = createDateFormatter(timeZone === 'Z' ? undefined : timeZone);
+  const zone = typeof timeZone === 'string' ? zoneOf(timeZone) : timeZone;
   // The offset at the wall-clock time, then at the instant it gives: right across a DST change too.
   const first = wall - zone.offsetMs(wall);
   return new Date(wall - zone.offsetMs(first));
@@ -41,7 +45,27 @@ function textsOf(owner: QsfQuestion, choices: QsfQuestion['Choices'], id: string
   ];
 }
 
-/** The choice (or scale point) a cell names, by its recode or its text; texts first in a labels row. */
+function idByRecode(owner: QsfQuestion, ids: readonly string[], cell: string): string | undefined {
+  const recode = cell.trim();
+  for (const id of ids) if (recodeOf(owner, id) === recode) return id;
+  return undefined;
+}
+
+function idByText(
+  owner: QsfQuestion,
+  ids: readonly string[],
+  choices: QsfQuestion['Choices'],
+  cell: string,
+): string | undefined {
+  const text = plainText(cell);
+  for (const id of ids) if (textsOf(owner, choices, id).includes(text)) return id;
+  return undefined;
+}
+
+/**
+ * The choice (or scale point) a cell names, by its recode or its text; texts first in a labels row. The
+ * second reading is tried only when the first finds nothing (a recodes row rarely needs the texts).
+ */
 export function choiceIdFor(
   owner: QsfQuestion,
   ids: readonly string[],
@@ -49,10 +73,8 @@ export function choiceIdFor(
   cell: string,
   mode: TextMode,
 ): string | undefined {
-  const text = plainText(cell);
-  const byRecode = () => ids.find((id) => recodeOf(owner, id) === cell.trim());
-  const byText = () => ids.find((id) => textsOf(owner, choices, id).includes(text));
-  return mode === 'labels' ? (byText() ?? byRecode()) : (byRecode() ?? byText());
+  if (mode === 'labels') return idByText(owner, ids, choices, cell) ?? idByRecode(owner, ids, cell);
+  return idByRecode(owner, ids, cell) ?? idByText(owner, ids, choices, cell);
 }
 
 function pick(
