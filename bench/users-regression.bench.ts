@@ -83,26 +83,41 @@ export default async function bench(): Promise<BenchResult> {
     await load(bareUrl, {}, WARM_UP_S);
     await load(before.url, before.headers, WARM_UP_S);
     await load(today.url, today.headers, WARM_UP_S);
+    // This process serves all three (the load generator runs apart): its CPU time per request tells the
+    // codes apart even when the machine's noise moves the rates.
+    const measure = async (url: string, headers: Record<string, string>) => {
+      const cpu = process.cpuUsage();
+      const rate = await load(url, headers);
+      const used = process.cpuUsage(cpu);
+      return { rate, micros: (used.user + used.system) / (rate * DURATION_S) };
+    };
     const sums = { bare: 0, before: 0, today: 0 };
+    const micros = { before: [] as number[], today: [] as number[] };
     const lines = [
       `bodies ${before.body.length} and ${today.body.length} bytes, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION_S} s, no logger`,
     ];
     for (let round = 1; round <= ROUNDS; round++) {
-      const rates = {
-        bare: await load(bareUrl, {}),
-        before: await load(before.url, before.headers),
-        today: await load(today.url, today.headers),
-      };
+      const bareRound = await measure(bareUrl, {});
+      const beforeRound = await measure(before.url, before.headers);
+      const todayRound = await measure(today.url, today.headers);
+      const rates = { bare: bareRound.rate, before: beforeRound.rate, today: todayRound.rate };
+      micros.before.push(beforeRound.micros);
+      micros.today.push(todayRound.micros);
       sums.bare += rates.bare;
       sums.before += rates.before;
       sums.today += rates.today;
       lines.push(
         `round ${round}: bare ${rates.bare.toFixed(0)} req/s, ${BEFORE_0004} ${rates.before.toFixed(0)} ` +
-          `(${(rates.before / rates.bare).toFixed(2)}), today ${rates.today.toFixed(0)} (${(rates.today / rates.bare).toFixed(2)})`,
+          `(${(rates.before / rates.bare).toFixed(2)}; ${beforeRound.micros.toFixed(0)} µs CPU each), today ${rates.today.toFixed(0)} ` +
+          `(${(rates.today / rates.bare).toFixed(2)}; ${todayRound.micros.toFixed(0)} µs CPU each)`,
       );
     }
     const kept = sums.today / sums.before;
+    const median = (values: number[]) =>
+      [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
     lines.push(
+      `CPU per request (medians): ${BEFORE_0004} ${median(micros.before).toFixed(0)} µs, today ${median(micros.today).toFixed(0)} µs; ` +
+        `${BEFORE_0004}/today ${(median(micros.before) / median(micros.today)).toFixed(2)}`,
       `ratio to bare: ${BEFORE_0004} ${(sums.before / sums.bare).toFixed(2)}, today ${(sums.today / sums.bare).toFixed(2)}`,
       `today / ${BEFORE_0004}: ${kept.toFixed(2)} (guard: 0.45 where ${BEFORE_0004} measured 0.50–0.55, i.e. >= ${(0.45 / 0.5).toFixed(2)})`,
     );
