@@ -16,7 +16,8 @@ interface Compiled<Row> {
  * A query built with Kysely's builder and compiled once per database, then run through Kysely's executor
  * with fresh values for its named parameters (`param('tokenHash')` where a value goes). For the token
  * lookup that authenticates every call (decision 0008): building and compiling its three-table join
- * measured 13 µs of its 17, SQLite's own work 3. Any other query is written with the builder as usual.
+ * measured 13 µs of its 17, SQLite's own work 3; and for `GET /users/{id}`'s user and response counts
+ * (decision 0015), the call issue 18's guard measures. Any other query is written with the builder as usual.
  */
 export function precompiledQuery<Params extends Record<string, unknown>, Row>(
   build: (

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
 import type { Db } from '../../src/db/database.js';
-import { addResponseCounts, responseCountsOf } from '../../src/modules/users/users.store.js';
+import { addResponseCounts, findUserRecord } from '../../src/modules/users/users.store.js';
 import { databaseAtMigration } from '../helpers/database-at-migration.js';
 import { seedOwner } from './user-counts-seed.js';
 
@@ -50,5 +50,5 @@ it('a recording holding one stripe does not hold up another stripe of the same o
     release();
     await holder;
   }
-  expect((await responseCountsOf(database.db, scope, 'UR_owner')).auditable).toBe(3);
+  expect((await findUserRecord(database.db, scope, 'UR_owner'))?.responseCounts.auditable).toBe(3);
 });

@@ -1,7 +1,7 @@
 import type { Kysely, Migrator } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
 import type { Db } from '../../src/db/database.js';
-import { addResponseCounts, responseCountsOf } from '../../src/modules/users/users.store.js';
+import { addResponseCounts, findUserRecord } from '../../src/modules/users/users.store.js';
 import { databaseAtMigration } from '../helpers/database-at-migration.js';
 import { seedOwner } from './user-counts-seed.js';
 
@@ -51,22 +51,18 @@ it('migration 0023 keeps every count, and its down migration puts the sums back 
   await seedBefore0023(database.db);
   expect((await migrator.migrateTo('0023-user-response-counts')).error).toBeUndefined();
 
-  expect(await responseCountsOf(database.db, scope, 'UR_owner')).toEqual({
+  expect((await findUserRecord(database.db, scope, 'UR_owner'))?.responseCounts).toEqual({
     auditable: 7,
     generated: 3,
     deleted: 2,
   });
-  expect(await responseCountsOf(database.db, scope, 'UR_none')).toEqual({
+  expect((await findUserRecord(database.db, scope, 'UR_none'))?.responseCounts).toEqual({
     auditable: 0,
     generated: 0,
     deleted: 0,
   });
-  // Another organisation's scope counts nothing of this user.
-  expect(await responseCountsOf(database.db, { organizationId: 'beta' }, 'UR_owner')).toEqual({
-    auditable: 0,
-    generated: 0,
-    deleted: 0,
-  });
+  // Another organisation's scope finds nobody.
+  expect(await findUserRecord(database.db, { organizationId: 'beta' }, 'UR_owner')).toBeUndefined();
 
   await addResponseCounts(database.db, scope, 'UR_owner', { auditable: 1 }, 5);
   await addResponseCounts(database.db, scope, 'UR_owner', { generated: 2, deleted: -1 }, 9);
@@ -92,7 +88,7 @@ it('deltas in any stripes sum to the counts; deleting the user deletes the count
   );
   await Promise.all(adds);
   await addResponseCounts(database.db, scope, 'UR_owner', { auditable: -3, deleted: 3 }, 0);
-  expect(await responseCountsOf(database.db, scope, 'UR_owner')).toEqual({
+  expect((await findUserRecord(database.db, scope, 'UR_owner'))?.responseCounts).toEqual({
     auditable: 37,
     generated: 20,
     deleted: 3,

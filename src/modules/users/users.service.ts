@@ -16,9 +16,9 @@ import * as store from './users.store.js';
 
 export async function getUser(deps: Deps, principal: Principal, userId: string) {
   if (userId !== principal.userId) requireBrandAdmin(principal);
-  const row = await store.findUser(deps.db, principal, userId);
+  const row = await store.findUserRecord(deps.db, principal, userId);
   if (!row) throw userNotFound(userId);
-  return { ...row, responseCounts: await store.responseCountsOf(deps.db, principal, userId) };
+  return row;
 }
 
 export async function listUsers(deps: Deps, principal: Principal, page: Page): Promise<store.UserRow[]> {

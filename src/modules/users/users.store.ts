@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import { type Page, pageWindow } from '../../db/page.js';
+import { precompiledQuery } from '../../db/precompiled.js';
 import type { Scope } from '../../db/scope.js';
 import type { Queryable } from '../../deps.js';
 import type { UsersTable } from './users.tables.js';
@@ -19,20 +20,40 @@ const COUNTS = ['auditable', 'generated', 'deleted'] as const;
 /** Stripes of a user's counter: completions recorded at once add to different rows (decision 0012). */
 export const RESPONSE_COUNT_STRIPES = 16;
 
-/** A user's responseCounts: the sums of their counter's stripes (none yet: zeros). */
-export async function responseCountsOf(db: Queryable, scope: Scope, userId: string): Promise<ResponseCounts> {
-  const sums = await db
-    .selectFrom('user_response_counts')
-    .select((eb) => COUNTS.map((count) => eb.fn.sum<number | string | null>(count).as(count)))
-    .where('organization_id', '=', scope.organizationId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  // SQL's sum of no rows is null; PostgreSQL's sum of integers is a bigint (text here).
-  return {
-    auditable: Number(sums?.auditable ?? 0),
-    generated: Number(sums?.generated ?? 0),
-    deleted: Number(sums?.deleted ?? 0),
+type CountSums = { [K in (typeof COUNTS)[number] as `sum_${K}`]: number | string | null };
+
+const userRecordQuery = precompiledQuery<{ organizationId: string; userId: string }, UserRow & CountSums>(
+  (db, param) =>
+    db
+      .selectFrom('users')
+      .leftJoin('user_response_counts as c', (join) =>
+        join.onRef('c.organization_id', '=', 'users.organization_id').onRef('c.user_id', '=', 'users.id'),
+      )
+      .selectAll('users')
+      .select((eb) =>
+        COUNTS.map((count) => eb.fn.sum<number | string | null>(`c.${count}`).as(`sum_${count}`)),
+      )
+      .where('users.organization_id', '=', param('organizationId'))
+      .where('users.id', '=', param('userId'))
+      .groupBy('users.id'),
+);
+
+/** `GET /users/{id}`: the user and their responseCounts (the sums of the counter's stripes), one read. */
+export async function findUserRecord(
+  db: Queryable,
+  scope: Scope,
+  userId: string,
+): Promise<(UserRow & { responseCounts: ResponseCounts }) | undefined> {
+  const [row] = await userRecordQuery(db, { organizationId: scope.organizationId, userId });
+  if (!row) return undefined;
+  const { sum_auditable, sum_generated, sum_deleted, ...user } = row;
+  // No stripe yet: SQL's sum of nothing is null. PostgreSQL's sum of integers is a bigint (text here).
+  const responseCounts = {
+    auditable: Number(sum_auditable ?? 0),
+    generated: Number(sum_generated ?? 0),
+    deleted: Number(sum_deleted ?? 0),
   };
+  return { ...user, responseCounts };
 }
 
 export function findUser(db: Queryable, scope: Scope, userId: string): Promise<UserRow | undefined> {
