@@ -90,6 +90,8 @@ describe('hot spot value labels', () => {
       [2, 'Dislike'],
       [undefined, undefined],
     ]);
+    // A heat map region is labelled by its name (its description: it names no choice).
+    expect([second.values.QID82_2, second.labels.QID82_2]).toEqual([1, 'Bar']);
   });
 
   it('csv: the numbers, and the words with useLabels', async () => {
@@ -145,8 +147,9 @@ describe('hot spot value labels', () => {
       ['Q81_1', '1=Like 2=Dislike'],
       ['Q81_2', '1=Like 2=Dislike'],
     ]);
-    // The heat map's click position is an amount: no labels.
+    // The heat map's click position is an amount: no labels; its regions are labelled by their names.
     expect(valueLabels.has('Q82_1_x')).toBe(false);
+    expect([valueLabels.get('Q82_1'), valueLabels.get('Q82_2')]).toEqual(['1=Stage', '1=Bar']);
     const rows = dataRows(tables).map((r) => HOT_SPOT_COLUMNS.map((n) => r.get(n)?.trim()));
     expect(rows).toEqual([
       ['1', '2', '1', '2'],

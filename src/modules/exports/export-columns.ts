@@ -7,6 +7,7 @@
  */
 
 import { loopingBlocks } from '../surveys/definition/loops.js';
+import { regionText } from '../surveys/definition/map-regions.js';
 import { scaleOwnerOf } from '../surveys/definition/matrix-scales.js';
 import {
   embeddedFieldsOf,
@@ -67,7 +68,9 @@ function valueLabelsOf(question: QsfQuestion, key: ValueKey): ValueLabel[] | und
       const text =
         key.answerId !== undefined
           ? owner.Answers[key.answerId]?.Display
-          : question.Choices[key.choiceId ?? '']?.Display;
+          : question.QuestionType === 'HeatMap'
+            ? regionText(question, key.choiceId)
+            : question.Choices[key.choiceId ?? '']?.Display;
       return [{ value: 1, label: plainText(text ?? '1') }];
     }
     case 'npsGroup':

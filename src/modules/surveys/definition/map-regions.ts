@@ -47,6 +47,14 @@ export function mapRegionsOf(question: Pick<QsfQuestion, 'Choices' | 'ChoiceOrde
   });
 }
 
+/** A heat map or hot spot region's name (its choice's text, else its description): its value label. */
+export function regionText(
+  question: Parameters<typeof mapRegionsOf>[0],
+  regionId: string | undefined,
+): string | undefined {
+  return mapRegionsOf(question).find((region) => region.id === regionId)?.text;
+}
+
 /** A region's place on the image, in the image's own pixels: a box, or polygons (custom shapes). */
 export type RegionShape =
   | { kind: 'box'; x: number; y: number; width: number; height: number }

@@ -1,3 +1,4 @@
+import { regionText } from './map-regions.js';
 import { scaleOwnerOf } from './matrix-scales.js';
 import { type QsfQuestion, recodeOf } from './qsf.js';
 import { codedNumberLabels, npsGroup, plainText, type ValueKey } from './value-keys.js';
@@ -148,6 +149,8 @@ function labelOf(survey: Survey, key: ValueKey, value: unknown): string {
         const owner = scaleOwner(question, key);
         return plainText(owner.Answers[key.answerId]?.Display ?? key.answerId);
       }
+      if (question.QuestionType === 'HeatMap')
+        return plainText(regionText(question, key.choiceId) ?? String(value));
       return choiceLabel(question, key.choiceId, String(value));
     }
     case 'npsGroup':
