@@ -8,8 +8,9 @@ import { everyTypeSurvey } from './every-type-survey.js';
 
 /**
  * Issue 14 part 4: every page of a survey holding every question type the engine draws passes axe-core
- * with no serious or critical violation, at a desktop and a phone width; a page is answered with the
- * keyboard alone; at 390 px nothing scrolls sideways and every label is on the screen; the favicon.
+ * with no serious or critical violation, at a desktop and a phone width; the survey is answered with the
+ * keyboard alone, every type the pages draw, and the response read back over the API; at 390 px nothing
+ * scrolls sideways and every label is on the screen; the favicon.
  */
 
 let t: TestApp;
@@ -53,6 +54,25 @@ async function walkEveryPage(page: Page, check: (name: string) => Promise<void>)
   await check('page 4 with errors');
   await page.getByLabel('Your email', { exact: true }).fill('ada@example.org');
   await next(page);
+  await check('page 5');
+  await page.getByLabel('Tea', { exact: true }).check();
+  await page.getByLabel('Juice', { exact: true }).check();
+  await next(page);
+  await check('page 6');
+  // The constant sum matrix short of its total and an e-mail cell refused: messages at question and cell.
+  await page.getByLabel('Rent: This year').fill('60');
+  await page.getByLabel('Food: This year').fill('30');
+  await page.getByLabel('Home: E-mail').fill('me at example');
+  await next(page);
+  await page.waitForSelector('#q-QID93 > .error');
+  await page.waitForSelector('#err-f-QID95_1_1');
+  await check('page 6 with errors');
+  await page.getByLabel('Food: This year').fill('40');
+  await page.getByLabel('Home: E-mail').fill('me@example.com');
+  await next(page);
+  await page.waitForSelector('#q-QID82 .map img');
+  await check('page 7');
+  await next(page);
   await page.waitForSelector('.end');
   await check('end of survey');
 }
@@ -91,7 +111,7 @@ describe('every question type, accessible', () => {
     } finally {
       await context.close();
     }
-    expect(Object.keys(findings)).toHaveLength(9);
+    expect(Object.keys(findings)).toHaveLength(13);
     expect(findings).toEqual(Object.fromEntries(Object.keys(findings).map((name) => [name, []])));
   });
 
@@ -116,7 +136,7 @@ describe('every question type, accessible', () => {
     } finally {
       await context.close();
     }
-    expect(Object.keys(problems)).toHaveLength(9);
+    expect(Object.keys(problems)).toHaveLength(13);
     expect(problems).toEqual(Object.fromEntries(Object.keys(problems).map((name) => [name, []])));
   });
 
@@ -199,17 +219,67 @@ describe('every question type, accessible', () => {
       expect(await focused()).toBe('input QID73_SIGNED_NAME');
       await page.keyboard.type('Ada Lovelace');
       await submitWith('Enter');
+
+      // Page 5, the carry-forward source: "Tea" and "Juice" ("Water" is hidden by its display logic).
+      await press('Tab', 'Space', 'Tab', 'Tab', 'Space', 'Tab');
+      expect(await focused()).toBe('button Next');
+      await submitWith('Enter');
+
+      // Page 6: a profile matrix by its radio groups (an arrow selects), the constant sum matrix by its
+      // number boxes, the rank order matrix by its selects (an arrow picks a rank), the text matrices,
+      // then what was carried forward: choices, matrix rows and (of the choices selected) columns.
+      await press('Tab', 'ArrowRight'); // Size: "Large"
+      expect(await focused()).toBe('input QID92_1');
+      await press('Tab', 'ArrowRight', 'ArrowRight'); // Colour: "Blue"
+      for (const amount of ['60', '25.5', '40', '74.5']) {
+        await press('Tab'); // Rent: this year, next year; Food: this year, next year
+        await page.keyboard.type(amount);
+      }
+      await press('Tab');
+      expect(await focused()).toBe('select QID94_1_1');
+      await press('ArrowDown', 'ArrowDown'); // Apple: Taste, rank 2
+      await press('Tab', 'Tab', 'ArrowDown'); // Pear: Taste, rank 1
+      await press('Tab', 'Tab', 'ArrowDown', 'ArrowDown', 'ArrowDown'); // Plum: Taste, rank 3
+      await press('Tab', 'Tab');
+      expect(await focused()).toBe('input QID95_1_1');
+      await page.keyboard.type('me@example.com');
+      await press('Tab', 'Tab');
+      await page.keyboard.type('42'); // You: Age
+      await press('Tab', 'Tab', 'ArrowDown', 'ArrowDown'); // the favourite: "Juice"
+      expect(await focused()).toBe('input QID97');
+      await press('Tab', 'Space', 'Tab', 'ArrowRight', 'Tab', 'Space'); // Tea: hot, Coffee: cold, Juice: hot
+      expect(await focused()).toBe('input QID98_3');
+      await press('Tab', 'Space', 'Tab', 'ArrowRight'); // Morning: Tea, Evening: Juice
+      expect(await focused()).toBe('input QID99_2');
+      await press('Tab');
+      expect(await focused()).toBe('button Next');
+      await submitWith('Enter');
+
+      // Page 7, the maps: the on/off hot spot's check boxes, the like/dislike regions' radio groups,
+      // the heat map's regions.
+      await press('Tab', 'Space'); // "Left window" on, "Right window" left off
+      expect(await focused()).toBe('input QID80');
+      await press('Tab', 'Tab', 'ArrowRight'); // the triangle: neither → like
+      expect(await focused()).toBe('input QID81_1');
+      await press('Tab', 'ArrowRight', 'ArrowRight'); // the box: dislike
+      expect(await page.locator('#q-QID81 polygon.map-region.like').count()).toBe(1);
+      expect(await page.locator('#q-QID81 rect.map-region.dislike').count()).toBe(1);
+      await press('Tab', 'Space', 'ArrowDown'); // the heat map: "Stage", then "Bar"
+      expect(await focused()).toBe('input QID82');
+      await submitWith('Enter');
       expect(await page.locator('.end').textContent()).toBeTruthy();
     } finally {
       await context.close();
     }
-    const response = await t.database.db
+    const recorded = await t.database.db
       .selectFrom('responses')
-      .select('values')
+      .select('id')
       .where('survey_id', '=', surveyId)
       .orderBy('recorded_date', 'desc')
       .executeTakeFirstOrThrow();
-    const values = JSON.parse(response.values);
+    const res = await t.call(org.apiToken, 'GET', `/API/v3/surveys/${surveyId}/responses/${recorded.id}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const { values, labels } = res.body.result;
     expect(values.QID61_2).toBeUndefined(); // not applicable
     expect(values).toMatchObject({
       QID2: 2,
@@ -226,6 +296,36 @@ describe('every question type, accessible', () => {
       QID72_FILE_NAME: 'notes.txt',
       QID73_FILE_TYPE: 'image/png',
     });
+    // The kinds of types-matrix-more-survey.ts and map-shapes-survey.ts, every value they recorded.
+    const recordedOf = (pattern: RegExp) =>
+      Object.fromEntries(Object.entries(values).filter(([key]) => pattern.test(key)));
+    expect(recordedOf(/^QID(9\d|8[0-2])(_|$)/)).toEqual({
+      QID80_1: 1,
+      QID80_2: 2,
+      QID81_1: 1,
+      QID81_2: 2,
+      QID82_2: 1,
+      QID91_1: 1,
+      QID91_3: 1,
+      QID92_1: 2,
+      QID92_2: 3,
+      QID93_1_1: 60,
+      QID93_1_2: 25.5,
+      QID93_2_1: 40,
+      QID93_2_2: 74.5,
+      QID94_1_1: 2,
+      QID94_2_1: 1,
+      QID94_3_1: 3,
+      QID95_1_1: 'me@example.com',
+      QID96_1_1: '42',
+      QID97: 3,
+      QID98_x1: 1,
+      QID98_x2: 2,
+      QID98_x3: 1,
+      QID99_1: 1,
+      QID99_2: 3,
+    });
+    expect(labels).toMatchObject({ QID92_1: 'Large', QID92_2: 'Blue', QID97: 'Juice', QID99_2: 'Juice' });
   });
 });
 

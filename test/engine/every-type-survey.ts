@@ -1,41 +1,31 @@
+import { typesMatrixMorePages } from '../taking/types-matrix-more-survey.js';
+import { mapShapeQuestions, onOffHotSpot } from './map-shapes-survey.js';
 import { block, blockFlow, qsf, question } from './qsf-builder.js';
-import { inputTypesSurvey } from './types-input-survey.js';
-import { matrixTypesForEveryType } from './types-matrix-survey.js';
+import { inputTypeQuestions } from './types-input-survey.js';
+import { typesMatrixQuestions } from './types-matrix-survey.js';
 
-type Element = { Element: string; PrimaryAttribute: string; Payload: Record<string, unknown> };
-
-/**
- * The input types of types-input-survey.ts (sliders with "not applicable", stars, bars, meta info,
- * timing, text validation, a file upload, a signature), renumbered from QID61, none forced: the
- * every-type survey's fourth page, a block of its own.
- */
-function inputTypesForEveryType(): { questions: Element[]; ids: string[] } {
-  const elements = (inputTypesSurvey().SurveyElements as Element[]).filter((e) => e.Element === 'SQ');
-  const questions = elements.map((element, i) => {
-    const id = `QID${61 + i}`;
-    const copy = structuredClone(element);
-    const settings = (copy.Payload.Validation as { Settings: Record<string, unknown> }).Settings;
-    settings.ForceResponse = 'OFF';
-    Object.assign(copy.Payload, { QuestionID: id, DataExportTag: `${copy.Payload.DataExportTag}_input` });
-    copy.PrimaryAttribute = id;
-    return copy;
-  });
-  return { questions, ids: questions.map((q) => q.PrimaryAttribute) };
-}
+const idsOf = (questions: Record<string, unknown>[]) => questions.map((q) => q.PrimaryAttribute as string);
 
 /**
  * A survey with one question of every type the engine draws (docs/engine.md, "Question types"), over
- * four pages: the first and the second force answers, the third requests one, so the error summary and
- * the "continue without answering" page appear too; the fourth (a block of its own) holds the input types,
- * whose text validation shows its errors. Question texts use the author's markup the real
- * files hold (paragraphs, styles, a table, a link).
+ * seven pages: the first and the second force answers, the third requests one, so the error summary and
+ * the "continue without answering" page appear too; the third also holds the matrix-like and ranking types
+ * (types-matrix-survey.ts, QID41 to QID47). The fourth (a block of its own) holds the input types
+ * (types-input-survey.ts, QID61 to QID73), whose text validation shows its errors; the fifth and sixth
+ * the rest of the matrix family (types-matrix-more-survey.ts, QID91 to QID99: the carry-forward source,
+ * then profile, constant sum and rank order matrices, validated text matrices and what is carried
+ * forward); the seventh the map types (map-shapes-survey.ts: on/off and like/dislike hot spots, a heat
+ * map with a polygon region, QID80 to QID82). Nothing after the third page is forced. Question texts use
+ * the author's markup the real files hold (paragraphs, styles, a table, a link).
  */
 export function everyTypeSurvey() {
   const scale = ['Poor', 'Fair', 'Good'];
   // Issue 14 part 2: matrix text entry, side-by-side with text and dropdown columns, constant sum,
-  // pick-group-rank (on the last page, not forced).
-  const matrixTypes = matrixTypesForEveryType();
-  const inputTypes = inputTypesForEveryType();
+  // pick-group-rank (on the third page, not forced).
+  const matrixTypes = typesMatrixQuestions({ offset: 10, suffix: '_every', optional: true });
+  const inputTypes = inputTypeQuestions({ offset: 60, optional: true });
+  const matrixMore = typesMatrixMorePages({ offset: 90, suffix: '_more' });
+  const maps = [onOffHotSpot(), ...mapShapeQuestions()];
   const questions = [
     question('QID1', {
       type: 'DB',
@@ -166,8 +156,10 @@ export function everyTypeSurvey() {
     }),
     question('QID18', { type: 'Timing', selector: 'PageTimer', text: 'Timing' }),
     question('QID19', { type: 'TE', selector: 'SL', text: 'Any comments?', force: 'RequestResponse' }),
-    ...matrixTypes.questions,
-    ...inputTypes.questions,
+    ...matrixTypes,
+    ...inputTypes,
+    ...matrixMore.questions,
+    ...maps,
   ];
   const items = [
     'QID1',
@@ -191,11 +183,21 @@ export function everyTypeSurvey() {
     'QID17',
     'QID18',
     'QID19',
-    ...matrixTypes.ids,
+    ...idsOf(matrixTypes),
   ];
   return qsf({
-    blocks: [block('BL_every00000000001', items), block('BL_every00000000002', inputTypes.ids)],
-    flow: [blockFlow('BL_every00000000001', 'FL_2'), blockFlow('BL_every00000000002', 'FL_3')],
+    blocks: [
+      block('BL_every00000000001', items),
+      block('BL_every00000000002', idsOf(inputTypes)),
+      block('BL_every00000000003', matrixMore.items),
+      block('BL_every00000000004', idsOf(maps)),
+    ],
+    flow: [
+      blockFlow('BL_every00000000001', 'FL_2'),
+      blockFlow('BL_every00000000002', 'FL_3'),
+      blockFlow('BL_every00000000003', 'FL_4'),
+      blockFlow('BL_every00000000004', 'FL_5'),
+    ],
     questions,
     options: { ProgressBarDisplay: 'Text' },
   });

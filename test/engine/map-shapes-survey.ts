@@ -85,6 +85,24 @@ export function mapShapeQuestions() {
   ];
 }
 
+/** An on/off hot spot (QID80) over two boxes, to sit beside `mapShapeQuestions`. */
+export function onOffHotSpot() {
+  return question('QID80', {
+    type: 'HotSpot',
+    selector: 'OnOff',
+    text: 'Which windows do you like?',
+    choices: ['Left window', 'Right window'],
+    extra: {
+      Graphics: mapImage(),
+      GraphicsDescription: 'The shop front',
+      Regions: [
+        { ChoiceID: '1', X: 0, Y: 0, Width: 200, Height: 200 },
+        { ChoiceID: '2', ...RIGHT_BOX },
+      ],
+    },
+  });
+}
+
 export function mapShapesSurvey() {
   return qsf({
     blocks: [block('BL_shapes000000001', ['QID81', 'QID82'])],

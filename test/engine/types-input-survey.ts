@@ -1,4 +1,5 @@
 import { block, blockFlow, qsf, question } from './qsf-builder.js';
+import { type Placement, placed } from './types-matrix-survey.js';
 
 /** A text entry question with content validation settings as the real files write them. */
 const validated = (id: string, text: string, settings: Record<string, unknown>) =>
@@ -11,16 +12,17 @@ const validated = (id: string, text: string, settings: Record<string, unknown>) 
 
 /**
  * Issue 14 item 2, second part: sliders (labels, grid, snap, not applicable), bars, stars, text
- * validation, file upload, signature, meta info and timing, over three pages.
+ * validation, file upload, signature, meta info and timing: QID1 to QID13, placed by `at`.
  */
-export function inputTypesSurvey() {
-  const questions = [
-    question('QID1', {
+export function inputTypeQuestions(at: Placement = {}) {
+  const { id, force } = placed(at);
+  return [
+    question(id(1), {
       type: 'Slider',
       selector: 'HSLIDER',
       text: 'How likely?',
       choices: ['Oranges', 'Pears'],
-      force: 'ON',
+      force: force('ON'),
       extra: {
         Configuration: {
           QuestionDescriptionOption: 'UseText',
@@ -35,14 +37,14 @@ export function inputTypesSurvey() {
         Labels: { 1: { Display: 'Unlikely' }, 2: { Display: 'Likely' } },
       },
     }),
-    question('QID2', {
+    question(id(2), {
       type: 'Slider',
       selector: 'STAR',
       text: 'Rate the shop',
       choices: ['Service'],
       extra: { Configuration: { QuestionDescriptionOption: 'UseText', StarCount: 5, StarType: 'discrete' } },
     }),
-    question('QID3', {
+    question(id(3), {
       type: 'Slider',
       selector: 'HBAR',
       text: 'How full?',
@@ -56,37 +58,46 @@ export function inputTypesSurvey() {
         },
       },
     }),
-    question('QID4', { type: 'Meta', selector: 'Browser', text: 'Browser Meta Info' }),
-    question('QID5', { type: 'Timing', selector: 'PageTimer', text: 'Timing' }),
-    validated('QID6', 'Your email', { Type: 'ContentType', ContentType: 'ValidEmail' }),
-    validated('QID7', 'A date', { Type: 'ContentType', ContentType: 'ValidDate', DateFormat: 'dd/mm/yyyy' }),
-    validated('QID8', 'US phone', {
+    question(id(4), { type: 'Meta', selector: 'Browser', text: 'Browser Meta Info' }),
+    question(id(5), { type: 'Timing', selector: 'PageTimer', text: 'Timing' }),
+    validated(id(6), 'Your email', { Type: 'ContentType', ContentType: 'ValidEmail' }),
+    validated(id(7), 'A date', { Type: 'ContentType', ContentType: 'ValidDate', DateFormat: 'dd/mm/yyyy' }),
+    validated(id(8), 'US phone', {
       Type: 'ContentType',
       ContentType: 'ValidPhone',
       ValidPhoneType: 'ValidUSPhone',
     }),
-    validated('QID9', 'Any phone', {
+    validated(id(9), 'Any phone', {
       Type: 'ContentType',
       ContentType: 'ValidPhone',
       ValidPhoneType: 'ValidIntPhone',
     }),
-    validated('QID10', 'ZIP code', {
+    validated(id(10), 'ZIP code', {
       Type: 'ContentType',
       ContentType: 'ValidZip',
       ValidZipType: 'ValidUSZip',
     }),
-    validated('QID11', 'A short word', { Type: 'CharRange', MinChars: '2', MaxChars: '5' }),
-    question('QID12', {
+    validated(id(11), 'A short word', { Type: 'CharRange', MinChars: '2', MaxChars: '5' }),
+    question(id(12), {
       type: 'FileUpload',
       selector: 'FileUpload',
       text: 'Upload your CV',
-      force: 'ON',
+      force: force('ON'),
       extra: {
         Configuration: { QuestionDescriptionOption: 'UseText', AllowedFileTypes: 'txt,pdf', MaxFileSize: 1 },
       },
     }),
-    question('QID13', { type: 'Draw', selector: 'Signature', text: 'Sign here', force: 'RequestResponse' }),
+    question(id(13), {
+      type: 'Draw',
+      selector: 'Signature',
+      text: 'Sign here',
+      force: force('RequestResponse'),
+    }),
   ];
+}
+
+/** The input types over three pages. */
+export function inputTypesSurvey() {
   return qsf({
     blocks: [
       block('BL_input0000000001', [
@@ -108,6 +119,6 @@ export function inputTypesSurvey() {
       ]),
     ],
     flow: [blockFlow('BL_input0000000001', 'FL_2')],
-    questions,
+    questions: inputTypeQuestions(),
   });
 }

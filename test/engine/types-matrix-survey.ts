@@ -29,80 +29,106 @@ const SBS_COLUMNS = {
 };
 
 /**
+ * Where a family of type questions sits in a survey (every-type-survey.ts composes the families): its
+ * QIDs moved up by `offset`, `suffix` after its export tags (so two families' tags never meet),
+ * `optional`: nothing forced or requested.
+ */
+export interface Placement {
+  offset?: number;
+  suffix?: string;
+  optional?: boolean;
+}
+
+/** A placement's QID of the family's question `n`, its export tag for `tag` and its force for `force`. */
+export function placed(at: Placement = {}) {
+  return {
+    id: (n: number) => `QID${n + (at.offset ?? 0)}`,
+    tag: (tag: string) => `${tag}${at.suffix ?? ''}`,
+    force: (force: 'ON' | 'RequestResponse') => (at.optional ? 'OFF' : force),
+  };
+}
+
+/**
  * The matrix-like and ranking types (issue 14 part 2), as QSF writes them: matrix text entry (Short and
  * Long), side-by-side with text-entry and dropdown columns, constant sum with a must-total, pick-group-rank
  * a multiple choice question recoded to letters and a drag-and-drop matrix. Export tags are readable so column names are too.
+ * QID31 to QID37, placed by `at`.
  */
-export const TYPES_MATRIX_QUESTIONS = [
-  question('QID31', {
-    type: 'Matrix',
-    selector: 'TE',
-    sub: 'Short',
-    text: 'What did you eat?',
-    choices: ['Monday', 'Tuesday'],
-    answers: ['Breakfast', 'Lunch'],
-    force: 'ON',
-    extra: { DataExportTag: 'meals' },
-  }),
-  question('QID32', {
-    type: 'Matrix',
-    selector: 'TE',
-    sub: 'Long',
-    text: 'Describe your work',
-    choices: ['Current job'],
-    answers: ['Tasks'],
-    extra: { DataExportTag: 'work' },
-  }),
-  question('QID33', {
-    type: 'SBS',
-    selector: 'SBSMatrix',
-    text: 'Your appliances',
-    choices: ['Kettle', 'Toaster'],
-    extra: { DataExportTag: 'appliances', AdditionalQuestions: SBS_COLUMNS },
-  }),
-  question('QID34', {
-    type: 'CS',
-    selector: 'VRTL',
-    sub: 'TX',
-    text: 'Split your budget',
-    choices: ['Rent', 'Food', 'Fun'],
-    extra: {
-      DataExportTag: 'budget',
-      Validation: {
-        Settings: { ForceResponse: 'OFF', Type: 'ChoicesTotal', ChoiceTotal: '100', EnforceRange: 'ON' },
+export function typesMatrixQuestions(at: Placement = {}) {
+  const { id, tag, force } = placed(at);
+  return [
+    question(id(31), {
+      type: 'Matrix',
+      selector: 'TE',
+      sub: 'Short',
+      text: 'What did you eat?',
+      choices: ['Monday', 'Tuesday'],
+      answers: ['Breakfast', 'Lunch'],
+      force: force('ON'),
+      extra: { DataExportTag: tag('meals') },
+    }),
+    question(id(32), {
+      type: 'Matrix',
+      selector: 'TE',
+      sub: 'Long',
+      text: 'Describe your work',
+      choices: ['Current job'],
+      answers: ['Tasks'],
+      extra: { DataExportTag: tag('work') },
+    }),
+    question(id(33), {
+      type: 'SBS',
+      selector: 'SBSMatrix',
+      text: 'Your appliances',
+      choices: ['Kettle', 'Toaster'],
+      extra: { DataExportTag: tag('appliances'), AdditionalQuestions: SBS_COLUMNS },
+    }),
+    question(id(34), {
+      type: 'CS',
+      selector: 'VRTL',
+      sub: 'TX',
+      text: 'Split your budget',
+      choices: ['Rent', 'Food', 'Fun'],
+      extra: {
+        DataExportTag: tag('budget'),
+        Validation: {
+          Settings: { ForceResponse: 'OFF', Type: 'ChoicesTotal', ChoiceTotal: '100', EnforceRange: 'ON' },
+        },
       },
-    },
-  }),
-  question('QID35', {
-    type: 'PGR',
-    selector: 'DragAndDrop',
-    sub: 'Columns',
-    text: 'Sort your things',
-    choices: ['Books', 'Lamp', 'Chair'],
-    extra: {
-      DataExportTag: 'things',
-      Groups: ['Keep', 'Give away'],
-      NumberOfGroups: 2,
-      Configuration: { QuestionDescriptionOption: 'UseText', Stack: false, StackItemsInGroups: false },
-    },
-  }),
-  question('QID36', {
-    type: 'MC',
-    selector: 'SAVR',
-    text: 'Do you rent?',
-    choices: ['Yes', 'No'],
-    extra: { DataExportTag: 'renting', RecodeValues: { 1: 'y', 2: 'n' } },
-  }),
-  question('QID37', {
-    type: 'Matrix',
-    selector: 'Likert',
-    sub: 'DND',
-    text: 'How do you travel?',
-    choices: ['Work', 'Holidays'],
-    answers: ['Car', 'Train'],
-    extra: { DataExportTag: 'travel' },
-  }),
-];
+    }),
+    question(id(35), {
+      type: 'PGR',
+      selector: 'DragAndDrop',
+      sub: 'Columns',
+      text: 'Sort your things',
+      choices: ['Books', 'Lamp', 'Chair'],
+      extra: {
+        DataExportTag: tag('things'),
+        Groups: ['Keep', 'Give away'],
+        NumberOfGroups: 2,
+        Configuration: { QuestionDescriptionOption: 'UseText', Stack: false, StackItemsInGroups: false },
+      },
+    }),
+    question(id(36), {
+      type: 'MC',
+      selector: 'SAVR',
+      text: 'Do you rent?',
+      choices: ['Yes', 'No'],
+      extra: { DataExportTag: tag('renting'), RecodeValues: { 1: 'y', 2: 'n' } },
+    }),
+    question(id(37), {
+      type: 'Matrix',
+      selector: 'Likert',
+      sub: 'DND',
+      text: 'How do you travel?',
+      choices: ['Work', 'Holidays'],
+      answers: ['Car', 'Train'],
+      extra: { DataExportTag: tag('travel') },
+    }),
+  ];
+}
+
+export const TYPES_MATRIX_QUESTIONS = typesMatrixQuestions();
 
 /** Two pages: the matrices first, then constant sum, pick-group-rank and the lettered recodes. */
 export function typesMatrixSurvey() {
@@ -112,21 +138,4 @@ export function typesMatrixSurvey() {
     flow: [blockFlow('BL_matrixtypes00001', 'FL_2')],
     questions: TYPES_MATRIX_QUESTIONS,
   });
-}
-
-/**
- * The same questions for the every-type survey's last page (every-type-survey.ts), renumbered from QID41
- * and not forced, so that survey's walk (which leaves its last page unanswered) still ends.
- */
-export function matrixTypesForEveryType(): { questions: Record<string, unknown>[]; ids: string[] } {
-  const questions = TYPES_MATRIX_QUESTIONS.map((element, i) => {
-    const id = `QID${41 + i}`;
-    const copy = structuredClone(element) as { PrimaryAttribute: string; Payload: Record<string, unknown> };
-    const settings = (copy.Payload.Validation as { Settings: Record<string, unknown> }).Settings;
-    settings.ForceResponse = 'OFF';
-    Object.assign(copy.Payload, { QuestionID: id, DataExportTag: `${copy.Payload.DataExportTag}_every` });
-    copy.PrimaryAttribute = id;
-    return copy;
-  });
-  return { questions, ids: questions.map((q) => q.PrimaryAttribute) };
 }

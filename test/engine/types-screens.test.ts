@@ -1,10 +1,11 @@
 /**
- * Issue 14 acceptance: every question type of the every-type survey (every-type-survey.ts), and the map
- * types (heat map, on/off and like/dislike hot spots, polygon regions), photographed at 1280 px and at
- * 390 px. The PNGs go to a temporary directory; the check is that a person can read each question: its
- * text and every label, legend and row or column heading that is meant to be seen has a size, lies
- * within the screen's width, is not cut off by a scrolling or clipping box around it, and is not covered
- * by another element.
+ * Issue 14 acceptance: every question type of the every-type survey (every-type-survey.ts: among them
+ * the profile, constant sum and rank order matrices, validated text matrices, carry-forward into choices,
+ * matrix rows and columns, and the map types: heat map, on/off and like/dislike hot spots, polygon
+ * regions), photographed at 1280 px and at 390 px. The PNGs go to a temporary directory; the check is
+ * that a person can read each question: its text and every label, legend and row or column heading that
+ * is meant to be seen has a size, lies within the screen's width, is not cut off by a scrolling or
+ * clipping box around it, and is not covered by another element.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,40 +16,14 @@ import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import { importSurvey, launchBrowser, listenOnLoopback, next } from './engine-helpers.js';
 import { everyTypeSurvey } from './every-type-survey.js';
-import { mapImage, mapShapeQuestions } from './map-shapes-survey.js';
-import { block, blockFlow, qsf, question } from './qsf-builder.js';
 
 let t: TestApp;
 let base: string;
 let browser: Browser;
 let org: BootstrapResult;
 let everyType: string;
-let maps: string;
 /** The photographs, kept for a person to look at (outside the repository). */
 const SHOTS = join(tmpdir(), 'fieldwork-types-screens');
-
-/** The map types: an on/off hot spot beside the like/dislike one and the polygon heat map. */
-function mapsSurvey() {
-  const onOff = question('QID80', {
-    type: 'HotSpot',
-    selector: 'OnOff',
-    text: 'Which windows do you like?',
-    choices: ['Left window', 'Right window'],
-    extra: {
-      Graphics: mapImage(),
-      GraphicsDescription: 'The shop front',
-      Regions: [
-        { ChoiceID: '1', X: 0, Y: 0, Width: 200, Height: 200 },
-        { ChoiceID: '2', X: 200, Y: 0, Width: 200, Height: 200 },
-      ],
-    },
-  });
-  return qsf({
-    blocks: [block('BL_screens00000001', ['QID80', 'QID81', 'QID82'])],
-    flow: [blockFlow('BL_screens00000001', 'FL_2')],
-    questions: [onOff, ...mapShapeQuestions()],
-  });
-}
 
 /** The questions a page draws (timing and meta info draw nothing). */
 const drawnQuestions = (doc: { SurveyElements: unknown[] }) =>
@@ -63,7 +38,6 @@ beforeAll(async () => {
   browser = await launchBrowser();
   org = await t.newOrganization();
   everyType = await importSurvey(t, org.apiToken, JSON.stringify(everyTypeSurvey()));
-  maps = await importSurvey(t, org.apiToken, JSON.stringify(mapsSurvey()));
   mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(async () => {
@@ -73,14 +47,15 @@ afterAll(async () => {
 
 /**
  * The texts of a question a person cannot read whole: its text (legend, or a descriptive text), labels,
- * legends, row and column headings (on a phone, each matrix cell's column label) and the pick-group-rank
- * and constant-sum texts, leaving out what is hidden on purpose for screen readers and empty headings.
+ * legends, row and column headings (on a phone, each matrix cell's column label), a profile matrix's row
+ * names and the pick-group-rank and constant-sum texts, leaving out what is hidden on purpose for screen
+ * readers and empty headings.
  */
 const unreadable = (id: string) => `(() => {
   const question = document.getElementById('q-${id}');
   if (!question) return { read: 0, problems: ['${id}: not on the page'] };
   const texts = question.matches('.descriptive') ? [question]
-    : [...question.querySelectorAll(':is(legend, label, th[scope], .pgr-name, .cs-total, td[data-label])')];
+    : [...question.querySelectorAll(':is(legend, label, th[scope], .pgr-name, .profile-name, .cs-total, td[data-label])')];
   // Hidden on purpose, for screen readers: clipped to nothing (.visually-hidden, a phone's matrix head).
   const forScreenReaders = (el) => {
     for (let up = el; up; up = up.parentElement) if (getComputedStyle(up).clip === 'rect(0px, 0px, 0px, 0px)') return true;
@@ -90,7 +65,8 @@ const unreadable = (id: string) => `(() => {
   let read = 0;
   for (const el of texts) {
     // A phone's matrix cell shows its column's label before the control (td::before, attr(data-label)).
-    const cell = el.matches('td[data-label]');
+    // A constant sum's total is read by its own text (the sum so far), at every width.
+    const cell = el.matches('td[data-label]:not(.cs-total)');
     if (cell && getComputedStyle(el, '::before').content === 'none') continue;
     const text = cell ? el.getAttribute('data-label').trim() : el.textContent.trim();
     if (text === '' || forScreenReaders(el)) continue;
@@ -139,7 +115,10 @@ async function photograph(
   }
 }
 
-/** The every-type survey's four pages, answered just enough to move on (axe-every-type.test.ts). */
+/**
+ * The every-type survey's seven pages, answered just enough to move on (axe-every-type.test.ts): on the
+ * fifth, two drinks, carried forward to the sixth as choices, matrix rows and matrix columns.
+ */
 async function everyTypePages(page: Page, shoot: () => Promise<void>): Promise<void> {
   await page.goto(`${base}/jfe/form/${everyType}`);
   await shoot();
@@ -152,6 +131,15 @@ async function everyTypePages(page: Page, shoot: () => Promise<void>): Promise<v
   await next(page);
   await page.getByRole('button', { name: 'Continue without answering' }).click();
   await page.waitForSelector('#q-QID66');
+  await shoot();
+  await next(page);
+  await shoot();
+  await page.getByLabel('Tea', { exact: true }).check();
+  await page.getByLabel('Juice', { exact: true }).check();
+  await next(page);
+  await shoot();
+  await next(page);
+  await page.locator('#q-QID82 .map img').waitFor();
   await shoot();
 }
 
@@ -168,11 +156,8 @@ describe('every question type, photographed', () => {
       const page = await context.newPage();
       const shoot = () => photograph(page, name, problems, read);
       await everyTypePages(page, shoot);
-      await page.goto(`${base}/jfe/form/${maps}`);
-      await page.locator('#q-QID82 .map img').waitFor();
-      await shoot();
 
-      // The check sees a label cut off by a scrolling box, one off the screen and a covered legend.
+      // On the maps' page, the check sees a label cut off by a scrolling box, one off the screen and a covered legend.
       await page.evaluate(() => {
         const label = document.querySelector('#q-QID80 .choice label') as HTMLElement;
         label.style.cssText = 'flex:none;white-space:nowrap';
@@ -193,7 +178,8 @@ describe('every question type, photographed', () => {
     } finally {
       await context.close();
     }
-    const expected = [...drawnQuestions(everyTypeSurvey()), 'QID80', 'QID81', 'QID82'].sort();
+    const expected = drawnQuestions(everyTypeSurvey());
+    expect(expected).toEqual(expect.arrayContaining(['QID80', 'QID81', 'QID82', 'QID91', 'QID92', 'QID99']));
     expect(Object.keys(problems).sort()).toEqual(expected);
     expect(problems).toEqual(Object.fromEntries(expected.map((id) => [id, []])));
     // Every question had its text read, and choices or rows beside it: a matrix's column labels too.
@@ -201,5 +187,11 @@ describe('every question type, photographed', () => {
     expect(read.QID11).toBeGreaterThanOrEqual(width < 400 ? 1 + 2 + 6 : 1 + 2 + 3);
     // The text, then each region's legend and its three states' labels.
     expect(read.QID81).toBe(1 + 2 * 4);
+    // A profile matrix: the text, each row's name and its own scale's labels; a constant sum matrix: the
+    // text, column and row headings, "Total" and each column's total; carried forward: the selected
+    // choices as columns.
+    expect(read.QID92).toBe(1 + 2 + 5);
+    expect(read.QID93).toBeGreaterThanOrEqual(1 + 2 + 2 + 1 + 2);
+    expect(read.QID99).toBeGreaterThanOrEqual(1 + 2 + 2);
   });
 });

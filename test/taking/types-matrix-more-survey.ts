@@ -1,4 +1,5 @@
 import { block, blockFlow, condition, qsf, question } from '../engine/qsf-builder.js';
+import { type Placement, placed } from '../engine/types-matrix-survey.js';
 
 /** A carry-forward locator, into the question's choices (rows) or its answers (columns). */
 const carried = (into: 'DynamicChoices' | 'DynamicAnswers', from: string, what: string) => ({
@@ -14,10 +15,12 @@ const validation = (settings: Record<string, unknown>) => ({
  * and rank order matrices, text entry matrices validated cell by cell (e-mail, number), and carry-forward
  * of the choices a respondent was shown (`DisplayedChoices`) into choices, matrix rows and, of the choices
  * selected, into matrix columns. Page 1: the source, whose "Water" is hidden by display logic; page 2: the rest.
+ * QID1 to QID9 placed by `at`, and the block's items (with the page break).
  */
-export function typesMatrixMoreSurvey() {
+export function typesMatrixMorePages(at: Placement = {}) {
+  const { id, tag } = placed(at);
   const questions = [
-    question('QID1', {
+    question(id(1), {
       type: 'MC',
       selector: 'MAVR',
       text: 'Which drinks do you like?',
@@ -35,16 +38,16 @@ export function typesMatrixMoreSurvey() {
           }),
         },
       ],
-      extra: { DataExportTag: 'drinks' },
+      extra: { DataExportTag: tag('drinks') },
     }),
-    question('QID2', {
+    question(id(2), {
       type: 'Matrix',
       selector: 'Profile',
       sub: 'SingleAnswer',
       text: 'Describe your shirt',
       choices: ['Size', 'Colour'],
       extra: {
-        DataExportTag: 'shirt',
+        DataExportTag: tag('shirt'),
         Answers: {
           1: { 1: { Display: 'Small' }, 2: { Display: 'Large' } },
           2: { 1: { Display: 'Red' }, 2: { Display: 'Green' }, 3: { Display: 'Blue' } },
@@ -52,34 +55,37 @@ export function typesMatrixMoreSurvey() {
         AnswerOrder: ['1', '2'],
       },
     }),
-    question('QID3', {
+    question(id(3), {
       type: 'Matrix',
       selector: 'CS',
       sub: 'TX',
       text: 'Split your budget',
       choices: ['Rent', 'Food'],
       answers: ['This year', 'Next year'],
-      extra: { DataExportTag: 'budget', ...validation({ Type: 'ChoicesTotal', ChoiceTotal: '100' }) },
+      extra: { DataExportTag: tag('budget'), ...validation({ Type: 'ChoicesTotal', ChoiceTotal: '100' }) },
     }),
-    question('QID4', {
+    question(id(4), {
       type: 'Matrix',
       selector: 'RO',
       sub: 'SingleAnswer',
       text: 'Rank the fruit',
       choices: ['Apple', 'Pear', 'Plum'],
       answers: ['Taste', 'Price'],
-      extra: { DataExportTag: 'fruit' },
+      extra: { DataExportTag: tag('fruit') },
     }),
-    question('QID5', {
+    question(id(5), {
       type: 'Matrix',
       selector: 'TE',
       sub: 'Short',
       text: 'Your e-mail addresses',
       choices: ['Home', 'Work'],
       answers: ['E-mail'],
-      extra: { DataExportTag: 'emails', ...validation({ Type: 'ContentType', ContentType: 'ValidEmail' }) },
+      extra: {
+        DataExportTag: tag('emails'),
+        ...validation({ Type: 'ContentType', ContentType: 'ValidEmail' }),
+      },
     }),
-    question('QID6', {
+    question(id(6), {
       type: 'Matrix',
       selector: 'TE',
       sub: 'Short',
@@ -87,7 +93,7 @@ export function typesMatrixMoreSurvey() {
       choices: ['You', 'Partner'],
       answers: ['Age'],
       extra: {
-        DataExportTag: 'ages',
+        DataExportTag: tag('ages'),
         ...validation({
           Type: 'ContentType',
           ContentType: 'ValidNumber',
@@ -95,45 +101,50 @@ export function typesMatrixMoreSurvey() {
         }),
       },
     }),
-    question('QID7', {
+    question(id(7), {
       type: 'MC',
       selector: 'SAVR',
       text: 'Which is your favourite?',
       extra: {
-        DataExportTag: 'favourite',
+        DataExportTag: tag('favourite'),
         Choices: {},
         ChoiceOrder: [],
-        ...carried('DynamicChoices', 'QID1', 'DisplayedChoices'),
+        ...carried('DynamicChoices', id(1), 'DisplayedChoices'),
       },
     }),
-    question('QID8', {
+    question(id(8), {
       type: 'Matrix',
       selector: 'Likert',
       sub: 'SingleAnswer',
       text: 'Hot or cold?',
       answers: ['Hot', 'Cold'],
       extra: {
-        DataExportTag: 'hotcold',
+        DataExportTag: tag('hotcold'),
         Choices: {},
         ChoiceOrder: [],
-        ...carried('DynamicChoices', 'QID1', 'DisplayedChoices'),
+        ...carried('DynamicChoices', id(1), 'DisplayedChoices'),
       },
     }),
-    question('QID9', {
+    question(id(9), {
       type: 'Matrix',
       selector: 'Likert',
       sub: 'SingleAnswer',
       text: 'What do you drink when?',
       choices: ['Morning', 'Evening'],
       extra: {
-        DataExportTag: 'when',
+        DataExportTag: tag('when'),
         Answers: {},
         AnswerOrder: [],
-        ...carried('DynamicAnswers', 'QID1', 'SelectedChoices'),
+        ...carried('DynamicAnswers', id(1), 'SelectedChoices'),
       },
     }),
   ];
-  const items = ['QID1', '|', 'QID2', 'QID3', 'QID4', 'QID5', 'QID6', 'QID7', 'QID8', 'QID9'];
+  const [source, ...rest] = questions.map((q) => q.PrimaryAttribute as string);
+  return { questions, items: [source as string, '|', ...rest] };
+}
+
+export function typesMatrixMoreSurvey() {
+  const { questions, items } = typesMatrixMorePages();
   return qsf({
     blocks: [block('BL_matrixmore000001', items)],
     flow: [blockFlow('BL_matrixmore000001', 'FL_2')],
