@@ -8,7 +8,7 @@ import type { JobWorker } from '../../src/jobs/job-runner.js';
 import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.service.js';
 import { downloadFile, exportCsv, exportsBase, startExport } from '../exports/export-runs.js';
 import { startExportWorker, unzip, waitForExport } from '../exports/exports-helpers.js';
-import { dataRows, readSavWithPspp } from '../helpers/pspp.js';
+import { dataRows, readSavWithPspp, valueLabelLines } from '../helpers/pspp.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import { importSurvey } from './engine-helpers.js';
 import { mapImage, mapShapeQuestions, RIGHT_BOX } from './map-shapes-survey.js';
@@ -135,12 +135,9 @@ describe('hot spot value labels', () => {
     );
     // pspp's Value Labels table names a variable by its label; map the labels back to the names.
     const nameOf = new Map(variables.map((v) => [v[column('Label')], v[0]]));
-    const valueLabels = new Map<string, string>();
-    let variable = '';
-    for (const [label, value, text] of (tables.get('Value Labels') ?? []).slice(1) as string[][]) {
-      variable = label ? (nameOf.get(label) ?? label) : variable;
-      valueLabels.set(variable, [valueLabels.get(variable), `${value}=${text}`].filter(Boolean).join(' '));
-    }
+    const valueLabels = new Map(
+      [...valueLabelLines(tables)].map(([label, line]) => [nameOf.get(label) ?? label, line]),
+    );
     expect(HOT_SPOT_COLUMNS.map((n) => [n, valueLabels.get(n)])).toEqual([
       ['Q4_1', '1=On 2=Off'],
       ['Q4_2', '1=On 2=Off'],

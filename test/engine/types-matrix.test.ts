@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobWorker } from '../../src/jobs/job-runner.js';
 import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.service.js';
 import { exportedFile, startExportWorker } from '../exports/exports-helpers.js';
-import { dataRows, readSavWithPspp } from '../helpers/pspp.js';
+import { dataRows, readSavWithPspp, valueLabelLines } from '../helpers/pspp.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import { importSurvey, launchBrowser, listenOnLoopback, next } from './engine-helpers.js';
 import { typesMatrixSurvey } from './types-matrix-survey.js';
@@ -320,13 +320,7 @@ describe('matrix-like and ranking types', () => {
         ['things_0_GROUP_1', 'F40.0'],
         ['things_0_1_RANK', 'F40.2'],
       ]);
-      // Variable label → `1=Poor 2=Good`; a variable labelled twice would show its labels twice.
-      const valueLabels = new Map<string, string>();
-      let variable = '';
-      for (const [label, value, text] of (tables.get('Value Labels') ?? []).slice(1) as string[][]) {
-        variable = label || variable;
-        valueLabels.set(variable, [valueLabels.get(variable), `${value}=${text}`].filter(Boolean).join(' '));
-      }
+      const valueLabels = valueLabelLines(tables); // variable label → `1=Small 2=Large`
       expect(valueLabels.get('Your appliances - Where - Kettle')).toBe('1=Shop 2=Online');
       expect(valueLabels.get('How do you travel? - Work')).toBe('1=Car 2=Train');
       expect(valueLabels.get('Sort your things - Keep - Books')).toBe('1=Books');

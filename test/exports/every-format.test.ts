@@ -9,7 +9,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobWorker } from '../../src/jobs/job-runner.js';
 import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.service.js';
-import { dataRows, readSavWithPspp } from '../helpers/pspp.js';
+import { dataRows, readSavWithPspp, valueLabelLines } from '../helpers/pspp.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import { uploadQsf } from '../surveys/survey-helpers.js';
 import { exportedFile, startExportWorker } from './exports-helpers.js';
@@ -212,12 +212,7 @@ async function readWithPspp(sav: Buffer) {
   const labels = new Map(
     (tables.get('Variables') ?? []).slice(1).map((r) => [r[0], r[2]] as [string, string]),
   );
-  const valueLabels = new Map<string, string>(); // variable label → `1=Small 2=Large`
-  let variable = '';
-  for (const [label, value, text] of (tables.get('Value Labels') ?? []).slice(1) as string[][]) {
-    variable = label || variable;
-    valueLabels.set(variable, [valueLabels.get(variable), `${value}=${text}`].filter(Boolean).join(' '));
-  }
+  const valueLabels = valueLabelLines(tables); // variable label → `1=Small 2=Large`
   const rows = dataRows(tables).map((row) => new Map([...row].map(([name, value]) => [name, value.trim()])));
   return { log, labels, valueLabels, rows };
 }

@@ -45,3 +45,17 @@ export function dataRows(tables: Map<string, string[][]>): Map<string, string>[]
   const [header = [], ...data] = tables.get('Data List') ?? [];
   return data.map((row) => new Map(header.map((column, i) => [column, row[i] as string])));
 }
+
+/**
+ * The Value Labels table as one line per variable, `1=Small 2=Large`, keyed as pspp names a variable
+ * there: by its label (its name when it has none). A variable labelled twice would show its labels twice.
+ */
+export function valueLabelLines(tables: Map<string, string[][]>): Map<string, string> {
+  const lines = new Map<string, string>();
+  let variable = '';
+  for (const [label, value, text] of (tables.get('Value Labels') ?? []).slice(1) as string[][]) {
+    variable = label || variable;
+    lines.set(variable, [lines.get(variable), `${value}=${text}`].filter(Boolean).join(' '));
+  }
+  return lines;
+}

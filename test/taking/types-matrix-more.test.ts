@@ -14,7 +14,7 @@ import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.
 import { seriousViolations } from '../engine/axe.js';
 import { importSurvey, launchBrowser, listenOnLoopback, next } from '../engine/engine-helpers.js';
 import { exportedFile, startExportWorker } from '../exports/exports-helpers.js';
-import { dataRows, readSavWithPspp } from '../helpers/pspp.js';
+import { dataRows, readSavWithPspp, valueLabelLines } from '../helpers/pspp.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import { typesMatrixMoreSurvey } from './types-matrix-more-survey.js';
 
@@ -233,12 +233,7 @@ describe('matrix family leftovers', () => {
         ['emails_1_1', 'A14'],
         ['ages_1_1', 'A2'],
       ]);
-      const valueLabels = new Map<string, string>();
-      let variable = '';
-      for (const [label, value, text] of (tables.get('Value Labels') ?? []).slice(1) as string[][]) {
-        variable = label || variable;
-        valueLabels.set(variable, [valueLabels.get(variable), `${value}=${text}`].filter(Boolean).join(' '));
-      }
+      const valueLabels = valueLabelLines(tables); // variable label → `1=Small 2=Large`
       expect(valueLabels.get('Describe your shirt - Size')).toBe('1=Small 2=Large');
       expect(valueLabels.get('Describe your shirt - Colour')).toBe('1=Red 2=Green 3=Blue');
       expect(valueLabels.get('What do you drink when? - Morning')).toBe('1=Tea 2=Coffee 3=Juice 4=Water');
