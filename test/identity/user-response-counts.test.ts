@@ -1,6 +1,5 @@
-import type { Kysely, Migrator } from 'kysely';
+import type { Kysely } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
-import type { Db } from '../../src/db/database.js';
 import { addResponseCounts, findUserRecord } from '../../src/modules/users/users.store.js';
 import { databaseAtMigration } from '../helpers/database-at-migration.js';
 import { seedOwner } from './user-counts-seed.js';
@@ -8,7 +7,7 @@ import { seedOwner } from './user-counts-seed.js';
 // Issue 20: a survey owner's responseCounts live in a counter of stripes (migration 0023), not on the
 // users row that every completion of the owner's surveys used to update and hold locked until commit.
 
-let opened: { database: Db; migrator: Migrator; drop(): Promise<void> } | undefined;
+let opened: Awaited<ReturnType<typeof databaseAtMigration>> | undefined;
 afterEach(async () => {
   await opened?.database.close();
   await opened?.drop();
@@ -47,9 +46,9 @@ async function seedBefore0023(db: Kysely<any>): Promise<void> {
 
 it('migration 0023 keeps every count, and its down migration puts the sums back on the users rows', async () => {
   opened = await databaseAtMigration('0022-presentation-counts');
-  const { database, migrator } = opened;
+  const { database, migrateTo } = opened;
   await seedBefore0023(database.db);
-  expect((await migrator.migrateTo('0023-user-response-counts')).error).toBeUndefined();
+  await expect(migrateTo('0023-user-response-counts')).resolves.toBeUndefined();
 
   expect((await findUserRecord(database.db, scope, 'UR_owner'))?.responseCounts).toEqual({
     auditable: 7,
@@ -66,7 +65,7 @@ it('migration 0023 keeps every count, and its down migration puts the sums back 
 
   await addResponseCounts(database.db, scope, 'UR_owner', { auditable: 1 }, 5);
   await addResponseCounts(database.db, scope, 'UR_owner', { generated: 2, deleted: -1 }, 9);
-  expect((await migrator.migrateTo('0022-presentation-counts')).error).toBeUndefined();
+  await expect(migrateTo('0022-presentation-counts')).resolves.toBeUndefined();
   // biome-ignore lint/suspicious/noExplicitAny: the users table as it is again before 0023
   const before = await (database.db as Kysely<any>)
     .selectFrom('users')

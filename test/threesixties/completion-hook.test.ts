@@ -104,12 +104,12 @@ describe('the completion hook', () => {
 
 describe('migration 0020', () => {
   it('names the evaluator of an evaluation started before it, and nothing for other sessions', async () => {
-    const { database, migrator, drop } = await databaseAtMigration('0019-response-version');
+    const { database, migrateTo, drop } = await databaseAtMigration('0019-response-version');
     try {
       // biome-ignore lint/suspicious/noExplicitAny: the tables as they were before 0020
       const db = database.db as unknown as Kysely<any>;
       await seedBefore0020(db);
-      expect((await migrator.migrateTo('0020-session-started-for')).error).toBeUndefined();
+      await expect(migrateTo('0020-session-started-for')).resolves.toBeUndefined();
       const rows = await db
         .selectFrom('engine_sessions')
         .select(['id', 'started_for'])
