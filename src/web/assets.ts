@@ -4,8 +4,10 @@
  * box, timing of clicks for Timing questions, focus on the error summary, one submit per click, and
  * in-page display logic (a follow-up shown as soon as its condition holds).
  */
+import { DRAG_SCRIPT, DRAG_STYLES } from './views/drag-board.js';
 import { MAP_SCRIPT, MAP_STYLES } from './views/map-views.js';
 import { PGR_SCRIPT, PGR_STYLES } from './views/pgr-board.js';
+import { RANK_SCRIPT, RANK_STYLES } from './views/rank-board.js';
 
 export const STYLESHEET = `
 *,*::before,*::after{box-sizing:border-box}
@@ -86,7 +88,7 @@ table:not(.matrix) th{font-weight:600;background:#f4f5f7}
  table.matrix td{display:flex;align-items:center;gap:.5rem;text-align:left;border:0}
  table.matrix td::before{content:attr(data-label);flex:1;order:2}
 }
-${MAP_STYLES}${PGR_STYLES}`;
+${MAP_STYLES}${DRAG_STYLES}${PGR_STYLES}${RANK_STYLES}`;
 
 export const SCRIPT = `
 (function () {
@@ -221,4 +223,4 @@ export const SCRIPT = `
     form.querySelectorAll('[data-signature]').forEach(signaturePad);
   });
 })();
-${MAP_SCRIPT}${PGR_SCRIPT}`;
+${MAP_SCRIPT}${DRAG_SCRIPT}${PGR_SCRIPT}${RANK_SCRIPT}`;

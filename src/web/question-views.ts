@@ -97,8 +97,11 @@ function body(view: QuestionView, media: TextMedia): Html {
       return fileQuestion(question, values);
     case 'signature':
       return signatureQuestion(question, values);
-    case 'rank':
-      return html`${choices.map((c) => rankItem(question, c, choices.length, values, media))}`;
+    case 'rank': {
+      const items = html`${choices.map((c) => rankItem(question, c, choices.length, values, media))}`;
+      // Drag and drop: the page's script adds a list to reorder, which sets the selects (rank-board.ts).
+      return question.type.startsWith('RO/DND') ? html`<div class="rank-dnd">${items}</div>` : items;
+    }
     case 'constant-sum':
       return constantSum(question, choices, values, media);
     case 'pgr':
