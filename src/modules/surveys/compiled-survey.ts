@@ -11,12 +11,15 @@
  * organisation's graphics only when its questions name some; and the sanitized HTML of the author's texts
  * is kept as pages draw them (`AuthoredTexts`), for the texts whose HTML does not depend on the request
  * (web/rich-text.ts: a text with an image, or a Qualtrics graphic URL, is sanitized on every request).
+ * What recording a response derives from a version alone lives there too: each question's value keys for
+ * the quotas' conditions (`questionKeys`, filled on first use).
  */
 import { fromJson } from '../../db/json.js';
 import type { Queryable } from '../../deps.js';
 import { resolvedQuestionsOf } from './definition/carry-forward.js';
 import { graphicIdsInJson } from './definition/graphic-ids.js';
 import { type QsfDocument, type QsfQuestion, quotasOf } from './definition/qsf.js';
+import { QuestionKeys } from './definition/recorded-facts.js';
 import { type ValueKey, valueKeyIndex } from './definition/value-keys.js';
 import { findPublishedAt } from './survey-versions.store.js';
 import * as store from './surveys.store.js';
@@ -41,6 +44,8 @@ export interface CompiledSurvey {
   quotas: readonly { id: string; condition: unknown }[];
   /** What the survey pages need of this version alone (web/page-media.ts, web/rich-text.ts). */
   pages: PageParts;
+  /** Each question's value keys for quota conditions (recorded-facts.ts). */
+  questionKeys: QuestionKeys;
 }
 
 export interface PageParts {
@@ -170,6 +175,7 @@ export async function compiledSurvey(
   const definition = fromJson<QsfDocument>(text);
   // Carried-forward choices as the value keys name them (`x1`: carry-forward.ts).
   const questions = new Map(resolvedQuestionsOf(definition).map((q) => [q.QuestionID, q]));
+  const keys = valueKeyIndex(definition);
   const compiled: CompiledSurvey = {
     id: row.id,
     version: older ? wanted : row.version,
@@ -178,9 +184,10 @@ export async function compiledSurvey(
     publishedVersionId: published && published.version_number > 0 ? published.id : null,
     definition,
     questions,
-    keys: valueKeyIndex(definition),
+    keys,
     quotas: quotasOf(definition).map((q) => ({ id: q.ID, condition: q.Logic })),
     pages: pagePartsOf(text, definition, questions),
+    questionKeys: new QuestionKeys(questions),
   };
   cache.set(keyOf(row.id, compiled.version), compiled, text.length);
   return compiled;

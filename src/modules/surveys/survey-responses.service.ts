@@ -7,7 +7,7 @@ import { addOwnerResponseCounts } from '../users/users.service.js';
 import { compiledSurvey } from './compiled-survey.js';
 import { evaluateLogic } from './definition/logic.js';
 import type { QsfQuestion } from './definition/qsf.js';
-import { recordedFacts } from './definition/recorded-facts.js';
+import { type QuestionKeys, recordedFacts } from './definition/recorded-facts.js';
 import type { ValueKey } from './definition/value-keys.js';
 import * as store from './surveys.store.js';
 
@@ -26,6 +26,8 @@ export interface SurveyForResponses {
   definitionVersion: number;
   /** The published version (`survey_versions.id`, the real service's `versionID`); null before the first. */
   publishedVersionId: string | null;
+  /** The compiled version's value keys by question, for the quotas' facts (recorded-facts.ts). */
+  questionKeys: QuestionKeys;
 }
 
 /**
@@ -64,6 +66,7 @@ export async function surveyForResponses(
     quotas: compiled.quotas,
     definitionVersion: compiled.definitionVersion,
     publishedVersionId: compiled.publishedVersionId,
+    questionKeys: compiled.questionKeys,
   };
 }
 
@@ -127,6 +130,6 @@ export async function countTowardsQuotas(
 
 /** The quotas whose condition a response's values meet. */
 function quotasMatched(survey: SurveyForResponses, values: Record<string, unknown>): string[] {
-  const facts = recordedFacts(values, survey.questions);
+  const facts = recordedFacts(values, survey.questions, survey.questionKeys);
   return survey.quotas.filter((q) => evaluateLogic(q.condition, facts)).map((q) => q.id);
 }

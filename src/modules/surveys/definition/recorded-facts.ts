@@ -11,8 +11,37 @@ import { type ValueKey, valueKeysOf } from './value-keys.js';
 export function recordedFacts(
   values: Readonly<Record<string, unknown>>,
   questions: ReadonlyMap<string, QsfQuestion>,
+  questionKeys: QuestionKeys = new QuestionKeys(questions),
 ): LogicFacts {
-  return new RecordedFacts(values, questions);
+  return new RecordedFacts(values, questions, questionKeys);
+}
+
+/**
+ * The value keys of each question, or of one side-by-side column (`QID4#1`), by locator: worked out on
+ * first use. The compiled survey version keeps one (compiled-survey.ts), so the facts of its responses
+ * share it; `questions` must be the ones the facts read.
+ */
+export class QuestionKeys {
+  private readonly ofQuestion = new Map<string, ValueKey[]>();
+  private readonly ofLocator = new Map<string, readonly ValueKey[]>();
+
+  constructor(private readonly questions: ReadonlyMap<string, QsfQuestion>) {}
+
+  of(questionId: string): readonly ValueKey[] {
+    let keys = this.ofLocator.get(questionId);
+    if (!keys) {
+      const { base, column } = split(questionId);
+      let all = this.ofQuestion.get(base);
+      if (!all) {
+        const question = this.questions.get(base);
+        all = question ? valueKeysOf(question) : [];
+        this.ofQuestion.set(base, all);
+      }
+      keys = all.filter((k) => k.column === column);
+      this.ofLocator.set(questionId, keys);
+    }
+    return keys;
+  }
 }
 
 /** `QID4#1` → the question QID4 and its side-by-side column "1". */
@@ -22,11 +51,10 @@ function split(questionId: string): { base: string; column?: string } {
 }
 
 class RecordedFacts implements LogicFacts {
-  private readonly keys = new Map<string, ValueKey[]>();
-
   constructor(
     private readonly values: Readonly<Record<string, unknown>>,
     private readonly questions: ReadonlyMap<string, QsfQuestion>,
+    private readonly questionKeys: QuestionKeys,
   ) {}
 
   hasQuestion(questionId: string): boolean {
@@ -93,15 +121,8 @@ class RecordedFacts implements LogicFacts {
   }
 
   /** The value keys of the question, or of one side-by-side column. */
-  private keysOf(questionId: string): ValueKey[] {
-    const { base, column } = split(questionId);
-    let keys = this.keys.get(base);
-    if (!keys) {
-      const question = this.questions.get(base);
-      keys = question ? valueKeysOf(question) : [];
-      this.keys.set(base, keys);
-    }
-    return keys.filter((k) => k.column === column);
+  private keysOf(questionId: string): readonly ValueKey[] {
+    return this.questionKeys.of(questionId);
   }
 
   private text(name: string): string | undefined {

@@ -2,7 +2,7 @@ import { resolvedQuestionsOf } from './carry-forward.js';
 import { mapRegionsOf } from './map-regions.js';
 import { isNumberMatrix } from './matrix-scales.js';
 import { groupKey, groupsOf, rankKey } from './pick-group-rank.js';
-import { blocksOf, type QsfDocument, type QsfQuestion, questionsOf } from './qsf.js';
+import { blocksOf, type QsfDocument, type QsfQuestion } from './qsf.js';
 import { isMultiAnswer, isTextMatrix } from './question-types.js';
 
 /**
