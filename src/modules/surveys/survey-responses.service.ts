@@ -55,9 +55,16 @@ export async function surveyForResponses(
   if (db instanceof Transaction) await dialectOf(db).shareKeys(db, RECORDING_LOCK, [surveyId]);
   const header = await store.findSurveyHeader(db, scope, surveyId);
   if (!header) return undefined;
-  const at = definitionVersion ?? undefined;
-  const compiled = await compiledSurvey(db, at === undefined ? header : { id: header.id, version: at });
-  if (!compiled) return undefined;
+  const current = await compiledSurvey(db, header);
+  if (!current) return undefined;
+  // As loadSurveyForTaking: a session on the survey's current definition (0 when it was never published)
+  // takes the compiled survey of the version just read, which the cache holds under that version.
+  const compiled =
+    definitionVersion === undefined ||
+    definitionVersion === null ||
+    definitionVersion === current.definitionVersion
+      ? current
+      : ((await compiledSurvey(db, { id: header.id, version: definitionVersion })) ?? current);
   return {
     id: header.id,
     ownerId: header.owner_id,
