@@ -204,7 +204,7 @@ async function showSurvey(deps: Deps, request: FastifyRequest<{ Params: Params }
   const existing = await findSession(deps.db, surveyId, cookieKey(request, surveyId));
   // An open session continues; a finished anonymous one leaves room for a new response.
   if (existing && (existing.status === 'open' || existing.link_token_hash))
-    return render(deps, request, reply, run, existing, await currentScreen(deps, run, existing));
+    return render(deps, request, reply, run, await currentScreen(deps, run, existing));
   const query = Object.fromEntries(
     Object.entries(request.query as Record<string, unknown>).map(([k, v]) => [
       k,
@@ -217,7 +217,7 @@ async function showSurvey(deps: Deps, request: FastifyRequest<{ Params: Params }
     language: query.Q_Language,
   });
   setCookie(reply, request, surveyId, key);
-  return render(deps, request, reply, run, row, await currentScreen(deps, run, row));
+  return render(deps, request, reply, run, await currentScreen(deps, run, row));
 }
 
 async function openIndividualLink(
@@ -267,7 +267,7 @@ async function submit(
   }
   const form = await withUploads(deps, place, questions, posted, uploads);
   const screen = await takePage(deps, run, session, form, visitorOf(request));
-  return render(deps, request, reply, run, session, screen);
+  return render(deps, request, reply, run, screen);
 }
 
 async function render(
@@ -275,7 +275,6 @@ async function render(
   request: FastifyRequest,
   reply: FastifyReply,
   run: RunnableSurvey,
-  session: { survey_version: number | null },
   screen: Screen,
 ): Promise<FastifyReply> {
   switch (screen.kind) {
@@ -286,7 +285,7 @@ async function render(
         .header('location', `/jfe/form/${run.taking.surveyId}`)
         .send();
     case 'end': {
-      const media = await pageMedia(deps, request, run, session, screen);
+      const media = await pageMedia(deps, request, run.taking.organizationId, screen);
       return html(
         reply,
         200,
@@ -294,7 +293,7 @@ async function render(
       );
     }
     case 'page': {
-      const media = await pageMedia(deps, request, run, session, screen);
+      const media = await pageMedia(deps, request, run.taking.organizationId, screen);
       return html(reply, screen.status, surveyPage(screen.view, media));
     }
   }

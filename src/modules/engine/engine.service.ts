@@ -12,6 +12,7 @@ import { newId } from '../../http/ids.js';
 import type { Database } from '../../tables.js';
 import { recipientFieldsOf } from '../contacts/contacts.service.js';
 import { cutResponseEventContext, recordCompletedResponse } from '../responses/record-response.js';
+import type { PageParts } from '../surveys/compiled-survey.js';
 import { TERMINATE_FLAG } from '../surveys/definition/qsf.js';
 import type { AnswerValue } from '../surveys/definition/response-values.js';
 import { fullQuotasMatching } from '../surveys/survey-taking.service.js';
@@ -55,9 +56,21 @@ export interface EngineDeps extends Deps {
 
 export type EndReason = 'complete' | 'quota' | 'already';
 
+/**
+ * What to show. A page or an end carries `parts`: what the pages draw from the definition version the
+ * session runs (compiled-survey.ts; an older published one for a session started before a publication).
+ */
 export type Screen =
-  | { kind: 'page'; view: PageView; status: number }
-  | { kind: 'end'; reason: EndReason; message?: string; title: string; redirect?: string; language?: string }
+  | { kind: 'page'; view: PageView; status: number; parts: PageParts }
+  | {
+      kind: 'end';
+      reason: EndReason;
+      message?: string;
+      title: string;
+      redirect?: string;
+      language?: string;
+      parts: PageParts;
+    }
   /** Go to the survey's link again (after a page was taken: the browser then GETs the next page). */
   | { kind: 'redirect' };
 
@@ -83,7 +96,7 @@ export async function currentScreen(
   const state = parseState(session.state);
   const walked = walk(run.engine, state);
   const view = pageView(run.engine, meta(run, session.id, deps.clock.now()), state, walked);
-  if (view) return { kind: 'page', view, status: 200 };
+  if (view) return pageScreen(run, view, 200);
   return complete(deps, run, session, state);
 }
 
@@ -134,7 +147,7 @@ export async function takePage(
     const again = pageView(run.engine, meta(run, session.id, now), trial, walk(run.engine, trial), {
       posted: fixed.answers,
     });
-    if (again) return { kind: 'page', view: again, status: 200 };
+    if (again) return pageScreen(run, again, 200);
   }
   const questions = onPage.filter((q) => !q.inPage || holds.includes(q));
   const reading = readPage(questions, form, choicesOf, {
@@ -147,7 +160,7 @@ export async function takePage(
       posted: reading.answers,
     };
     const again = pageView(run.engine, meta(run, session.id, now), trial, walk(run.engine, trial), messages);
-    if (again) return { kind: 'page', view: again, status: reading.errors.size > 0 ? 422 : 200 };
+    if (again) return pageScreen(run, again, reading.errors.size > 0 ? 422 : 200);
   }
 
   // A loop's answers are kept per loop (`<loop>_<QID>`).
@@ -326,8 +339,16 @@ export function endScreen(run: RunnableSurvey, reason: EndReason, message?: stri
       : reason === 'already'
         ? 'You have already taken this survey. Your response has been recorded.'
         : (message ?? DEFAULT_END_MESSAGE);
-  return { kind: 'end', reason, message: text, title: run.taking.name, language: run.language };
+  const { name, pages } = run.taking;
+  return { kind: 'end', reason, message: text, title: name, language: run.language, parts: pages };
 }
+
+const pageScreen = (run: RunnableSurvey, view: PageView, status: number): Screen => ({
+  kind: 'page',
+  view,
+  status,
+  parts: run.taking.pages,
+});
 
 /**
  * A new session's state: a fresh seed, the embedded data the link gives, the items of "evenly present"
