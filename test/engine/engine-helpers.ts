@@ -68,3 +68,19 @@ export function unlabelledControls(page: Page): Promise<string[]> {
       .map((el) => (el as HTMLInputElement).name),
   );
 }
+
+/**
+ * The one response of `surveyId` recorded since the ids in `seen` (which it joins): a browser test's
+ * respondent has just finished. Fails unless exactly one is new.
+ */
+export async function newResponseId(t: TestApp, surveyId: string, seen: string[]): Promise<string> {
+  const rows = await t.database.db
+    .selectFrom('responses')
+    .select('id')
+    .where('survey_id', '=', surveyId)
+    .execute();
+  const fresh = rows.map((r) => r.id).filter((id) => !seen.includes(id));
+  expect(fresh).toHaveLength(1);
+  seen.push(fresh[0] as string);
+  return fresh[0] as string;
+}

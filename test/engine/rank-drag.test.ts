@@ -9,7 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.service.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import { seriousViolations } from './axe.js';
-import { importSurvey, launchBrowser, listenOnLoopback, next, questionKeys } from './engine-helpers.js';
+import { dropPoint, dragWithMouse as mouseDrag, dragWithTouch as touchDrag } from './drag-gestures.js';
+import {
+  importSurvey,
+  launchBrowser,
+  listenOnLoopback,
+  newResponseId,
+  next,
+  questionKeys,
+} from './engine-helpers.js';
 import { block, blockFlow, qsf, question } from './qsf-builder.js';
 
 let t: TestApp;
@@ -68,15 +76,8 @@ async function respond(
   } finally {
     await context.close();
   }
-  const sessions = await t.database.db
-    .selectFrom('engine_sessions')
-    .select('response_id')
-    .where('survey_id', '=', surveyId)
-    .execute();
-  const fresh = sessions.map((s) => s.response_id).filter((id) => id && !seen.includes(id)) as string[];
-  expect(fresh).toHaveLength(1);
-  seen.push(fresh[0] as string);
-  const res = await t.call(org.apiToken, 'GET', `/API/v3/surveys/${surveyId}/responses/${fresh[0]}`);
+  const responseId = await newResponseId(t, surveyId, seen);
+  const res = await t.call(org.apiToken, 'GET', `/API/v3/surveys/${surveyId}/responses/${responseId}`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   const values = res.body.result.values as Record<string, unknown>;
   return Object.fromEntries(questionKeys(values).map((k) => [k, values[k]]));
@@ -84,44 +85,13 @@ async function respond(
 
 const card = (page: Page, item: string) => page.locator('.rank-card', { hasText: item });
 
-/** Where a drop lands: just above the middle of a card (before it), or at the foot of the list (last). */
-async function target(page: Page, before?: string): Promise<{ x: number; y: number }> {
-  const box = await (before ? card(page, before) : page.locator('.rank-board')).boundingBox();
-  if (!box) throw new Error('not on the page');
-  return { x: box.x + box.width / 2, y: before ? box.y + 4 : box.y + box.height - 6 };
-}
-
-async function dragWithMouse(page: Page, item: string, before?: string) {
-  const from = await card(page, item).boundingBox();
-  if (!from) throw new Error(`${item} is not on the page`);
-  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
-  await page.mouse.down();
-  const end = await target(page, before);
-  await page.mouse.move(end.x, end.y, { steps: 10 });
-  // As a person would, aim again once the list has made room where the item will land.
-  const again = await target(page, before);
-  await page.mouse.move(again.x, again.y, { steps: 2 });
-  await page.mouse.up();
-}
-
-/** A finger's drag, as the touch screen reports it (chromium turns it into touch pointer events). */
-async function dragWithTouch(page: Page, item: string, before?: string) {
-  await card(page, item).scrollIntoViewIfNeeded();
-  const from = await card(page, item).boundingBox();
-  if (!from) throw new Error(`${item} is not on the page`);
-  const end = await target(page, before);
-  const cdp = await page.context().newCDPSession(page);
-  const start = { x: from.x + from.width / 2, y: from.y + from.height / 2 };
-  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [start] });
-  for (let i = 1; i <= 10; i++) {
-    const point = { x: start.x + ((end.x - start.x) * i) / 10, y: start.y + ((end.y - start.y) * i) / 10 };
-    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [point] });
-  }
-  const again = await target(page, before);
-  await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [again] });
-  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
-  await cdp.detach();
-}
+/** Dropped just above a card (before it), or at the foot of the list (last). */
+const at = (page: Page, before?: string) => () =>
+  dropPoint(before ? card(page, before) : page.locator('.rank-board'), before !== undefined);
+const dragWithMouse = (page: Page, item: string, before?: string) =>
+  mouseDrag(page, card(page, item), at(page, before));
+const dragWithTouch = (page: Page, item: string, before?: string) =>
+  touchDrag(page, card(page, item), at(page, before));
 
 /** The list's items, top to bottom. */
 const list = (page: Page) =>

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.service.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import { seriousViolations } from './axe.js';
-import { importSurvey, launchBrowser, listenOnLoopback, next } from './engine-helpers.js';
+import { importSurvey, launchBrowser, listenOnLoopback, newResponseId, next } from './engine-helpers.js';
 import { mapShapesSurvey } from './map-shapes-survey.js';
 
 /**
@@ -40,15 +40,8 @@ async function respondent(run: (page: Page) => Promise<void>): Promise<Record<st
   } finally {
     await context.close();
   }
-  const rows = await t.database.db
-    .selectFrom('responses')
-    .select('id')
-    .where('survey_id', '=', surveyId)
-    .execute();
-  const fresh = rows.map((r) => r.id).filter((id) => !seen.includes(id));
-  expect(fresh).toHaveLength(1);
-  seen.push(fresh[0] as string);
-  const res = await t.call(org.apiToken, 'GET', `/API/v3/surveys/${surveyId}/responses/${fresh[0]}`);
+  const responseId = await newResponseId(t, surveyId, seen);
+  const res = await t.call(org.apiToken, 'GET', `/API/v3/surveys/${surveyId}/responses/${responseId}`);
   expect(res.status).toBe(200);
   return res.body.result.values;
 }

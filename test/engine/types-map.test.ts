@@ -7,7 +7,7 @@ import { exportCsv } from '../exports/export-runs.js';
 import { startExportWorker } from '../exports/exports-helpers.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import { seriousViolations } from './axe.js';
-import { importSurvey, launchBrowser, listenOnLoopback, next } from './engine-helpers.js';
+import { importSurvey, launchBrowser, listenOnLoopback, newResponseId, next } from './engine-helpers.js';
 import { block, blockFlow, qsf, question } from './qsf-builder.js';
 
 /**
@@ -115,15 +115,7 @@ async function withPage(run: (page: Page) => Promise<void>): Promise<string> {
   } finally {
     await context.close();
   }
-  const sessions = await t.database.db
-    .selectFrom('engine_sessions')
-    .select('response_id')
-    .where('survey_id', '=', surveyId)
-    .execute();
-  const fresh = sessions.map((s) => s.response_id).filter((id) => id && !seen.includes(id));
-  expect(fresh).toHaveLength(1);
-  seen.push(fresh[0] as string);
-  return fresh[0] as string;
+  return newResponseId(t, surveyId, seen);
 }
 
 async function valuesOf(responseId: string): Promise<Record<string, unknown>> {
