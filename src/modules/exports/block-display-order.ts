@@ -9,6 +9,7 @@
  */
 import { blocksOf, type QsfBlock, type QsfDocument, type QsfQuestion } from '../surveys/definition/qsf.js';
 import type { ColumnOptions } from '../surveys/definition/question-columns.js';
+import { type DisplayOrder, displayOrderColumns, displayOrderValues } from './display-order.js';
 import type { ExportColumn, ExportRow } from './formats/export-layout.js';
 
 const tagOf = (question: QsfQuestion) => question.DataExportTag || question.QuestionID;
@@ -35,38 +36,25 @@ export function randomizedBlocks(doc: QsfDocument): QsfBlock[] {
 const questionIdsOf = (block: QsfBlock) =>
   block.BlockElements.flatMap((e) => (e.Type === 'Question' && e.QuestionID ? [e.QuestionID] : []));
 
+/** A randomized block's display order, over `questions` (its questions, in order). */
+function blockOrder(block: QsfBlock, questions: QsfQuestion[]): DisplayOrder {
+  const description = block.Description?.trim() || block.ID;
+  const name = description.replace(/\s+/g, '') || block.ID;
+  return {
+    key: orderKey(block.ID),
+    name: `${name}_DO`,
+    text: `${description} - Display Order`,
+    items: questions.map((q) => ({ recorded: q.QuestionID, name: tagOf(q) })),
+  };
+}
+
 /** The display-order columns of one randomized block; `questions` are its exported questions, in order. */
 export function blockOrderColumns(
   block: QsfBlock,
   questions: QsfQuestion[],
   options: ColumnOptions,
 ): ExportColumn[] {
-  const description = block.Description?.trim() || block.ID;
-  const name = description.replace(/\s+/g, '') || block.ID;
-  const common = { kind: 'question' as const };
-  if (options.breakoutSets === false) {
-    const bytes = questions.reduce((sum, q) => sum + Buffer.byteLength(tagOf(q)) + 1, 0);
-    return [
-      {
-        ...common,
-        key: orderKey(block.ID),
-        name: `${name}_DO`,
-        text: `${description} - Display Order`,
-        importId: { ImportId: orderKey(block.ID) },
-        type: 'string',
-        maxBytes: Math.max(1, bytes - 1),
-      },
-    ];
-  }
-  return questions.map((q) => ({
-    ...common,
-    key: `${orderKey(block.ID)}_${q.QuestionID}`,
-    name: `${name}_DO_${tagOf(q)}`,
-    text: `${description} - Display Order - ${tagOf(q)}`,
-    importId: { ImportId: orderKey(block.ID), choiceId: tagOf(q) },
-    type: 'numeric',
-    decimals: 0,
-  }));
+  return displayOrderColumns(blockOrder(block, questions), options);
 }
 
 /** The block id of each randomized block's last question: its display-order columns follow that question. */
@@ -90,28 +78,13 @@ export function blockOrderValues(
   questions: ReadonlyMap<string, QsfQuestion>,
   options: ColumnOptions,
 ): ((row: ExportRow) => ExportRow) | undefined {
-  const blocks = randomizedBlocks(doc);
-  if (!options.includeDisplayOrder || blocks.length === 0) return undefined;
-  return (row) => {
-    const values = { ...row.values };
-    for (const block of blocks) {
-      const recorded = values[orderKey(block.ID)];
-      if (typeof recorded !== 'string' || recorded === '') continue;
-      const shown = recorded.split('|');
-      if (options.breakoutSets === false) {
-        values[orderKey(block.ID)] = shown
-          .map((id) => {
-            const question = questions.get(id);
-            return question ? tagOf(question) : id;
-          })
-          .join('|');
-      } else
-        shown.forEach((id, i) => {
-          values[`${orderKey(block.ID)}_${id}`] = i + 1;
-        });
-    }
-    return { ...row, values };
-  };
+  const orders = randomizedBlocks(doc).map((block) =>
+    blockOrder(
+      block,
+      questionIdsOf(block).flatMap((id) => questions.get(id) ?? []),
+    ),
+  );
+  return displayOrderValues(orders, options);
 }
 
 /** Block display-order column key → the block's question ids (export-selection.ts keeps them with those). */

@@ -9,6 +9,7 @@
  */
 import { blocksOf, flowOf, type QsfDocument, type QsfFlowNode } from '../surveys/definition/qsf.js';
 import type { ColumnOptions } from '../surveys/definition/question-columns.js';
+import { type DisplayOrder, displayOrderColumns, displayOrderValues } from './display-order.js';
 import type { ExportColumn, ExportRow } from './formats/export-layout.js';
 
 const RANDOMIZER = new Set(['BlockRandomizer', 'Randomizer']);
@@ -47,36 +48,18 @@ export function flowRandomizers(doc: QsfDocument): Randomizer[] {
   return out;
 }
 
+/** A randomizer's display order. The header text is a guess: the evidence (public analysis code) has the names and ImportIds only. */
+const flowOrder = ({ flowId, children }: Randomizer): DisplayOrder => ({
+  key: orderKey(flowId),
+  name: orderKey(flowId),
+  text: `${flowId} - Block Randomizer - Display Order`,
+  items: children,
+});
+
 /** The display-order columns of the flow's randomizers (none without `includeDisplayOrder`). */
 export function flowOrderColumns(doc: QsfDocument, options: ColumnOptions): ExportColumn[] {
   if (!options.includeDisplayOrder) return [];
-  return flowRandomizers(doc).flatMap(({ flowId, children }): ExportColumn[] => {
-    // The header text is a guess: the evidence (public analysis code) has the names and ImportIds only.
-    const text = `${flowId} - Block Randomizer - Display Order`;
-    if (options.breakoutSets === false) {
-      const bytes = children.reduce((sum, c) => sum + Buffer.byteLength(c.name) + 1, 0);
-      return [
-        {
-          kind: 'question',
-          key: orderKey(flowId),
-          name: orderKey(flowId),
-          text,
-          importId: { ImportId: orderKey(flowId) },
-          type: 'string',
-          maxBytes: Math.max(1, bytes - 1),
-        },
-      ];
-    }
-    return children.map((child) => ({
-      kind: 'question',
-      key: `${orderKey(flowId)}_${child.recorded}`,
-      name: `${orderKey(flowId)}_${child.name}`,
-      text: `${text} - ${child.name}`,
-      importId: { ImportId: orderKey(flowId), choiceId: child.name },
-      type: 'numeric',
-      decimals: 0,
-    }));
-  });
+  return flowRandomizers(doc).flatMap((randomizer) => displayOrderColumns(flowOrder(randomizer), options));
 }
 
 /**
@@ -87,23 +70,5 @@ export function flowOrderValues(
   doc: QsfDocument,
   options: ColumnOptions,
 ): ((row: ExportRow) => ExportRow) | undefined {
-  const randomizers = flowRandomizers(doc);
-  if (!options.includeDisplayOrder || randomizers.length === 0) return undefined;
-  return (row) => {
-    const values = { ...row.values };
-    for (const { flowId, children } of randomizers) {
-      const recorded = values[orderKey(flowId)];
-      if (typeof recorded !== 'string' || recorded === '') continue;
-      const shown = recorded.split('|');
-      if (options.breakoutSets === false)
-        values[orderKey(flowId)] = shown
-          .map((id) => children.find((c) => c.recorded === id)?.name ?? id)
-          .join('|');
-      else
-        shown.forEach((id, i) => {
-          values[`${orderKey(flowId)}_${id}`] = i + 1;
-        });
-    }
-    return { ...row, values };
-  };
+  return displayOrderValues(flowRandomizers(doc).map(flowOrder), options);
 }
