@@ -10,7 +10,7 @@ import type { JobWorker } from '../../src/jobs/job-runner.js';
 import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.service.js';
 import { exportedFile, startExportWorker } from '../exports/exports-helpers.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
-import { importSurvey, launchBrowser, listenOnLoopback, next } from './engine-helpers.js';
+import { importSurvey, launchBrowser, listenOnLoopback, newResponseId, next } from './engine-helpers.js';
 import { block, blockFlow, qsf, question } from './qsf-builder.js';
 
 const carried = (from: string, what: string) => ({
@@ -87,16 +87,8 @@ describe('carry-forward', () => {
     } finally {
       await page.close();
     }
-    const session = await t.database.db
-      .selectFrom('engine_sessions')
-      .select('response_id')
-      .where('survey_id', '=', surveyId)
-      .executeTakeFirstOrThrow();
-    const res = await t.call(
-      org.apiToken,
-      'GET',
-      `/API/v3/surveys/${surveyId}/responses/${session.response_id}`,
-    );
+    const responseId = await newResponseId(t, surveyId, []);
+    const res = await t.call(org.apiToken, 'GET', `/API/v3/surveys/${surveyId}/responses/${responseId}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const { values, labels } = res.body.result;
     const answers = Object.fromEntries(Object.entries(values).filter(([k]) => /^QID\d/.test(k)));

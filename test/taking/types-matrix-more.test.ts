@@ -12,7 +12,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobWorker } from '../../src/jobs/job-runner.js';
 import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.service.js';
 import { seriousViolations } from '../engine/axe.js';
-import { importSurvey, launchBrowser, listenOnLoopback, next } from '../engine/engine-helpers.js';
+import {
+  importSurvey,
+  launchBrowser,
+  listenOnLoopback,
+  newResponseId,
+  next,
+} from '../engine/engine-helpers.js';
 import { exportedFile, startExportWorker } from '../exports/exports-helpers.js';
 import { dataRows, readSavWithPspp, valueLabelLines } from '../helpers/pspp.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
@@ -155,17 +161,8 @@ describe('matrix family leftovers', () => {
     } finally {
       await context.close();
     }
-    const session = await t.database.db
-      .selectFrom('engine_sessions')
-      .select('response_id')
-      .where('survey_id', '=', surveyId)
-      .where('response_id', 'is not', null)
-      .executeTakeFirstOrThrow();
-    const res = await t.call(
-      org.apiToken,
-      'GET',
-      `/API/v3/surveys/${surveyId}/responses/${session.response_id}`,
-    );
+    const responseId = await newResponseId(t, surveyId, []);
+    const res = await t.call(org.apiToken, 'GET', `/API/v3/surveys/${surveyId}/responses/${responseId}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const { values, labels } = res.body.result;
     expect(Object.fromEntries(Object.entries(values).filter(([k]) => /^QID\d/.test(k)))).toEqual(ANSWERS);
