@@ -65,17 +65,27 @@ const until = async (condition: () => boolean | Promise<boolean>, ms = 10_000) =
 describe('job leases', () => {
   it('a run four leases long keeps its lease: a second worker never claims it, one attempt', async () => {
     let finish: () => void = () => {};
+    let started: () => void = () => {};
+    const firstRunning = new Promise<void>((resolve) => {
+      started = resolve;
+    });
     const { kind, worker } = setup({
       // A second attempt (the defect) ends at once, so the test fails on its count rather than hangs.
       run: (job) =>
         job.attempts > 1
           ? Promise.resolve({})
-          : new Promise((resolve) => (finish = () => resolve({ ran: true }))),
+          : new Promise((resolve) => {
+              finish = () => resolve({ ran: true });
+              started();
+            }),
     });
     const id = await enqueue(kind);
     const first = worker();
     const second = worker();
     const running = first.runOnce();
+    // The second worker tries only once the first holds the job: had it claimed first, its own run
+    // would wait for a finish that the loop below never reaches.
+    await firstRunning;
     const startedAt = Date.now();
     let stolen = 0;
     // Four lease lengths of a second worker trying to claim: without the heartbeat it wins after one.
