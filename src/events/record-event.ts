@@ -32,6 +32,16 @@ function nudgeWorkers(): void {
   nudgeTimer.unref();
 }
 
+/** Delivery rows per INSERT: 9 values each, inside SQLite's 32,766 bound variables. */
+const DELIVERIES_PER_INSERT = 1000;
+
+/** One event to record: its topic, spec part 6's PascalCase attributes, and when (the caller's clock). */
+export interface NewEvent {
+  topic: string;
+  payload: Record<string, unknown>;
+  now: Date;
+}
+
 /**
  * The one way to emit an event (DESIGN.md "Events: the transactional outbox"). Call it with the
  * transaction that makes the change: the event and one delivery per matching active subscription are
@@ -47,43 +57,58 @@ export async function recordEvent(
   payload: Record<string, unknown>,
   now: Date,
 ): Promise<string> {
-  if (!isEventTopic(topic)) throw new Error(`recordEvent: unknown topic ${topic}`);
-  const eventId = newEventId();
-  const at = now.toISOString();
-  await trx
-    .insertInto('events')
-    .values({
-      id: eventId,
-      organization_id: scope.organizationId,
-      topic,
-      payload: JSON.stringify(payload),
-      created_at: at,
-    })
-    .execute();
+  const [eventId] = await recordEvents(trx, scope, [{ topic, payload, now }]);
+  return eventId as string;
+}
+
+/**
+ * recordEvent for several events of one organisation made in the same transaction (a batch of recorded
+ * responses): the events in one insert, the subscriptions read once, their deliveries in one insert.
+ * Returns the event ids, in order.
+ */
+export async function recordEvents(
+  trx: Queryable,
+  scope: Scope,
+  events: readonly NewEvent[],
+): Promise<string[]> {
+  if (events.length === 0) return [];
+  for (const { topic } of events)
+    if (!isEventTopic(topic)) throw new Error(`recordEvent: unknown topic ${topic}`);
+  const rows = events.map(({ topic, payload, now }) => ({
+    id: newEventId(),
+    organization_id: scope.organizationId,
+    topic,
+    payload: JSON.stringify(payload),
+    created_at: now.toISOString(),
+  }));
+  await trx.insertInto('events').values(rows).execute();
   const subscriptions = await trx
     .selectFrom('event_subscriptions')
     .select(['id', 'topics'])
     .where('organization_id', '=', scope.organizationId)
     .where('status', '=', 'active')
     .execute();
-  const matching = subscriptions.filter((s) => topicMatches(s.topics, topic));
-  if (matching.length === 0) return eventId;
-  nudgeWorkers();
-  await trx
-    .insertInto('event_deliveries')
-    .values(
-      matching.map((s) => ({
+  const deliveries = rows.flatMap((event) =>
+    subscriptions
+      .filter((s) => topicMatches(s.topics, event.topic))
+      .map((s) => ({
         id: newDeliveryId(),
         organization_id: scope.organizationId,
         subscription_id: s.id,
-        event_id: eventId,
+        event_id: event.id,
         status: 'pending',
         attempts: 0,
         round_attempts: 0,
-        due_at: at,
-        created_at: at,
+        due_at: event.created_at,
+        created_at: event.created_at,
       })),
-    )
-    .execute();
-  return eventId;
+  );
+  if (deliveries.length === 0) return rows.map((event) => event.id);
+  nudgeWorkers();
+  for (let i = 0; i < deliveries.length; i += DELIVERIES_PER_INSERT)
+    await trx
+      .insertInto('event_deliveries')
+      .values(deliveries.slice(i, i + DELIVERIES_PER_INSERT))
+      .execute();
+  return rows.map((event) => event.id);
 }

@@ -4,7 +4,7 @@ import { dialectOf, isUniqueViolation } from '../../db/dialect/index.js';
 import { toJson } from '../../db/json.js';
 import type { Scope } from '../../db/scope.js';
 import type { Queryable } from '../../deps.js';
-import { recordEvent } from '../../events/record-event.js';
+import { recordEvents } from '../../events/record-event.js';
 import { completedResponseTopic } from '../../events/topics.js';
 import { ApiError } from '../../http/errors.js';
 import { newId } from '../../http/ids.js';
@@ -133,8 +133,9 @@ export async function recordForSurvey(
 /**
  * Records several completed responses of one survey with the rules of one (recordCompletedResponse), in a
  * statement per step instead of a statement per step and response: their numbers drawn at once, one
- * multi-row insert, one update per quota matched, one move of the owner's counts. For response imports,
- * whose batches of hundreds otherwise ran four statements a response.
+ * multi-row insert, one update per quota matched, their completion events in one insert (recordEvents),
+ * one move of the owner's counts. For response imports, whose batches of hundreds otherwise ran four
+ * statements a response, and for the API's completions recorded together (response-batches.ts).
  */
 export async function recordManyForSurvey(
   trx: Queryable,
@@ -163,12 +164,22 @@ export async function recordManyForSurvey(
     prepared.map(({ values }) => values),
     1,
   );
-  for (const [i, input] of inputs.entries()) {
-    if (input.emitEvent === false) continue;
-    const { responseId } = prepared[i] as PreparedResponse;
-    const payload = completionPayload(responseId, survey.id, input, input.now);
-    await recordEvent(trx, scope, completedResponseTopic(survey.id), payload, input.now);
-  }
+  const topic = completedResponseTopic(survey.id);
+  await recordEvents(
+    trx,
+    scope,
+    inputs.flatMap((input, i) =>
+      input.emitEvent === false
+        ? []
+        : [
+            {
+              topic,
+              payload: completionPayload(prepared[i]?.responseId as string, survey.id, input, input.now),
+              now: input.now,
+            },
+          ],
+    ),
+  );
   // The owner's counts go to one stripe of their counter, at random (decision 0015): recordings of one
   // owner's surveys seldom write the same row.
   const auditable = prepared.filter(({ row }) => isAuditable(row.status)).length;

@@ -22,7 +22,8 @@ import {
 } from '../surveys/survey-responses.service.js';
 import { requireSurveyAccess } from '../surveys/surveys.service.js';
 import { checkAnswer } from './check-answer.js';
-import { recordForSurvey } from './record-response.js';
+import type { CompletedResponseInput } from './record-response.js';
+import { recordInBatch } from './response-batches.js';
 import * as store from './responses.store.js';
 
 type Values = Record<string, unknown>;
@@ -105,33 +106,51 @@ async function surveyOrThrow(
   return { ...survey, access };
 }
 
-/** `POST /v3/surveys/{surveyId}/responses`: a completed response from the API, with its completion event. */
+/**
+ * `POST /v3/surveys/{surveyId}/responses`: a completed response from the API, with its completion event.
+ * Written with the survey's other completions arriving at the same time (response-batches.ts); what is
+ * checked, recorded and answered is the response's own.
+ */
 export async function createResponse(deps: Deps, principal: Principal, surveyId: string, values: Values) {
-  return deps.db.transaction().execute(async (trx) => {
-    const survey = await surveyOrThrow(trx, principal, surveyId, 'response.editSurveyResponses');
-    const { answers, embeddedData, metadata } = splitValues(survey, values);
-    const finished = metadata.finished;
-    if (finished !== undefined && ![0, 1, true, false, '0', '1'].includes(finished as never))
-      throw ApiError.invalid('values.finished', 'must be 1, 0, true or false');
-    const startDate = dateAt(metadata, 'startDate');
-    const endDate = dateAt(metadata, 'endDate');
-    if (startDate && endDate && endDate < startDate)
-      throw ApiError.invalid('values.endDate', 'must not be before values.startDate');
-    return recordForSurvey(trx, principal, survey, {
-      surveyId,
-      answers,
-      embeddedData,
-      now: deps.clock.now(),
-      ...(startDate ? { startDate } : {}),
-      ...(endDate ? { endDate } : {}),
-      status: integerAt(metadata, 'status', 0, 64) ?? 0,
-      progress: integerAt(metadata, 'progress', 0, 100) ?? 100,
-      finished: finished === undefined ? true : finished === 1 || finished === true || finished === '1',
-      ipAddress: stringAt(metadata, 'ipAddress') ?? null,
-      userLanguage: stringAt(metadata, 'userLanguage') ?? null,
-      distributionChannel: stringAt(metadata, 'distributionChannel') ?? 'anonymous',
-    });
+  const now = deps.clock.now();
+  return recordInBatch(deps, surveyId, {
+    principal,
+    check: async (trx, survey) => {
+      await requireSurveyAccess(
+        trx,
+        principal,
+        { id: survey.id, owner_id: survey.ownerId },
+        'response.editSurveyResponses',
+      );
+      return completedInput(survey, surveyId, values, now);
+    },
   });
+}
+
+/** A request's `values` checked against the survey and laid out for recording (COMPAT.md "Responses"). */
+function completedInput(survey: Survey, surveyId: string, values: Values, now: Date): CompletedResponseInput {
+  const { answers, embeddedData, metadata } = splitValues(survey, values);
+  const finished = metadata.finished;
+  if (finished !== undefined && ![0, 1, true, false, '0', '1'].includes(finished as never))
+    throw ApiError.invalid('values.finished', 'must be 1, 0, true or false');
+  const startDate = dateAt(metadata, 'startDate');
+  const endDate = dateAt(metadata, 'endDate');
+  if (startDate && endDate && endDate < startDate)
+    throw ApiError.invalid('values.endDate', 'must not be before values.startDate');
+  return {
+    surveyId,
+    answers,
+    embeddedData,
+    now,
+    ...(startDate ? { startDate } : {}),
+    ...(endDate ? { endDate } : {}),
+    status: integerAt(metadata, 'status', 0, 64) ?? 0,
+    progress: integerAt(metadata, 'progress', 0, 100) ?? 100,
+    finished: finished === undefined ? true : finished === 1 || finished === true || finished === '1',
+    ipAddress: stringAt(metadata, 'ipAddress') ?? null,
+    userLanguage: stringAt(metadata, 'userLanguage') ?? null,
+    distributionChannel: stringAt(metadata, 'distributionChannel') ?? 'anonymous',
+  };
 }
 
 /** A response of the survey, with the survey as the response was taken on (its version's definition). */
