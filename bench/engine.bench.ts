@@ -12,7 +12,6 @@
  * bare app's; page p99 under 50 ms at 16; no errors; 95 KB at least 0.8 of 5 KB.
  * `BENCH_ENGINES=sqlite` runs one engine; `ENGINE_BENCH_S` sets the measured seconds of a run (default 6).
  */
-import { readFileSync } from 'node:fs';
 import type { Db, Engine } from '../src/db/database.js';
 import type { BenchResult } from './run.js';
 import {
@@ -20,6 +19,7 @@ import {
   createActiveSurvey,
   ENGINES,
   openBenchDatabase,
+  PETS,
   paddedQsf,
   type RespondentsResult,
   runRespondents,
@@ -31,15 +31,9 @@ const DURATION_S = Number(process.env.ENGINE_BENCH_S ?? 6);
 const WARM_UP_S = 1;
 const ROUNDS = 2;
 const RESPONDENTS = [16, 64];
-const QSF = readFileSync(new URL('../test/fixtures/engine/pets.qsf', import.meta.url), 'utf8');
+const { qsf: QSF, pages: PAGES, endText: END_TEXT } = PETS;
 // About 95 KB once stored (the stored definition spells out what the file leaves implicit).
 const BIG_QSF = paddedQsf(QSF, 60_000);
-const END_TEXT = 'Thank you for telling us about your pets.';
-const PAGES: Record<string, string>[] = [
-  { QID1: '1' },
-  { QID2_TEXT: 'Rex', QID3: '1' },
-  { QID4_1: '1', QID4_2: '2', _fw_action: 'continue' },
-];
 
 const load = (origin: string, surveyId: string, respondents: number, warmUpS = WARM_UP_S) =>
   runRespondents({

@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
@@ -68,8 +69,15 @@ export async function startFieldwork(database: Db): Promise<Fieldwork> {
   return { app, origin, headers: { 'x-api-token': org.apiToken, 'content-type': 'application/json' } };
 }
 
-/** Imports a QSF file, activates it and subscribes to its completions (so each one writes its delivery row). */
-export async function createActiveSurvey(fw: Fieldwork, qsf: string): Promise<string> {
+/**
+ * Imports a QSF file, activates it and subscribes to its completions (so each one writes its delivery row),
+ * through any node serving the API; `publicationUrl` is where a running worker would deliver them.
+ */
+export async function createActiveSurvey(
+  fw: Pick<Fieldwork, 'origin' | 'headers'>,
+  qsf: string,
+  publicationUrl = 'https://receiver.example/hook',
+): Promise<string> {
   const api = `${fw.origin}/API/v3`;
   const created = await fetch(`${api}/surveys`, {
     method: 'POST',
@@ -88,7 +96,7 @@ export async function createActiveSurvey(fw: Fieldwork, qsf: string): Promise<st
     headers: fw.headers,
     body: JSON.stringify({
       topics: `surveyengine.completedResponse.${surveyId}`,
-      publicationUrl: 'https://receiver.example/hook',
+      publicationUrl,
     }),
   });
   return surveyId;
@@ -130,6 +138,20 @@ export function paddedQsf(qsf: string, bytes: number): string {
   return JSON.stringify(doc);
 }
 
+/**
+ * The pets survey of the engine tests (a forced matrix and a requested essay among its three pages): the
+ * answers a respondent posts page by page, and the end page's text.
+ */
+export const PETS = {
+  qsf: readFileSync(new URL('../test/fixtures/engine/pets.qsf', import.meta.url), 'utf8'),
+  pages: [
+    { QID1: '1' },
+    { QID2_TEXT: 'Rex', QID3: '1' },
+    { QID4_1: '1', QID4_2: '2', _fw_action: 'continue' },
+  ] as Record<string, string>[],
+  endText: 'Thank you for telling us about your pets.',
+};
+
 /** A respondent's way through the survey: answers per page (the load generator adds the hidden fields). */
 export interface RespondentsSpec {
   origin: string;
@@ -156,21 +178,45 @@ export interface RespondentsResult {
   firstError?: string;
 }
 
-/** Runs the load generator (respondents.child.ts) in its own process and returns its figures. */
-export async function runRespondents(spec: RespondentsSpec): Promise<RespondentsResult> {
+/** A load generator under way: its process id (for its CPU time), a way to stop it, and its figures. */
+export interface RespondentsRun {
+  pid: number;
+  stop(): void;
+  result: Promise<RespondentsResult>;
+}
+
+/** Starts the load generator (respondents.child.ts) in its own process; `result` settles when it ends. */
+export function startRespondents(spec: RespondentsSpec): RespondentsRun {
   const child = fileURLToPath(new URL('./respondents.child.ts', import.meta.url));
   const proc = spawn(process.execPath, ['--import', 'tsx', child, JSON.stringify(spec)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const cpu = process.cpuUsage();
   let out = '';
   proc.stdout.on('data', (chunk: Buffer) => {
     out += chunk.toString();
   });
-  const code = await new Promise<number | null>((resolve) => proc.on('close', resolve));
-  if (code !== 0) throw new Error(`load generator ended with ${code}`);
+  const result = new Promise<RespondentsResult>((resolve, reject) =>
+    proc.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`load generator ended with ${code}`));
+      try {
+        resolve(JSON.parse(out) as RespondentsResult);
+      } catch (error) {
+        reject(error);
+      }
+    }),
+  );
+  const stop = () => {
+    if (proc.exitCode === null && proc.signalCode === null) proc.kill();
+  };
+  return { pid: proc.pid ?? 0, stop, result };
+}
+
+/** Runs the load generator in its own process and returns its figures, with this process's CPU time. */
+export async function runRespondents(spec: RespondentsSpec): Promise<RespondentsResult> {
+  const run = startRespondents(spec);
+  const cpu = process.cpuUsage();
+  const result = await run.result;
   const used = process.cpuUsage(cpu);
-  const result = JSON.parse(out) as RespondentsResult;
   return { ...result, serverCpuMs: (used.user + used.system) / 1000 / Math.max(1, result.completedInAll) };
 }
 
