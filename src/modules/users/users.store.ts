@@ -46,14 +46,14 @@ export async function findUserRecord(
 ): Promise<(UserRow & { responseCounts: ResponseCounts }) | undefined> {
   const [row] = await userRecordQuery(db, { organizationId: scope.organizationId, userId });
   if (!row) return undefined;
-  const { sum_auditable, sum_generated, sum_deleted, ...user } = row;
   // No stripe yet: SQL's sum of nothing is null. PostgreSQL's sum of integers is a bigint (text here).
+  // The row is this call's own: the counts join it rather than a copy of it without the sums.
   const responseCounts = {
-    auditable: Number(sum_auditable ?? 0),
-    generated: Number(sum_generated ?? 0),
-    deleted: Number(sum_deleted ?? 0),
+    auditable: Number(row.sum_auditable ?? 0),
+    generated: Number(row.sum_generated ?? 0),
+    deleted: Number(row.sum_deleted ?? 0),
   };
-  return { ...user, responseCounts };
+  return Object.assign(row, { responseCounts });
 }
 
 export function findUser(db: Queryable, scope: Scope, userId: string): Promise<UserRow | undefined> {
