@@ -7,6 +7,7 @@
  * the stored uploads, as the web layer does for a page.
  */
 import { ApiError } from '../../http/errors.js';
+import { isObject } from '../surveys/definition/is-object.js';
 import type { FormFields, QuestionFields } from './answers.js';
 import {
   apiNumberMatrix,
@@ -34,9 +35,6 @@ export interface ApiForm {
   form: FormFields;
   files: GivenFile[];
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const bad = (field: string, problem: string) => ApiError.invalid(field, problem);
 

@@ -5,12 +5,11 @@
  * profile matrix is answered as a single-answer matrix, each row from its own scale).
  */
 import { ApiError } from '../../http/errors.js';
+import { isObject } from '../surveys/definition/is-object.js';
 import { groupKey, rankKey } from '../surveys/definition/pick-group-rank.js';
 import type { FormFields, QuestionFields } from './answers.js';
 import type { Question } from './survey-model.js';
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 const bad = (field: string, problem: string) => ApiError.invalid(field, problem);
 const isScalar = (v: unknown): v is string | number =>
   typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));

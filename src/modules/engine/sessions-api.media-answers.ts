@@ -14,13 +14,12 @@
  * Files are checked here, before anything is stored: a refused file is a 400 and nothing is kept.
  */
 import { ApiError } from '../../http/errors.js';
+import { isObject } from '../surveys/definition/is-object.js';
 import type { FormFields, QuestionFields } from './answers.js';
 import { HOT_SPOT_STATES } from './answers-map.js';
 import type { Question } from './survey-model.js';
 import { fileNameOf, fileTypeRefusal, isPng, SIGNATURE_BYTES, uploadLimitsOf } from './uploads.js';
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 const bad = (field: string, problem: string) => ApiError.invalid(field, problem);
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const FILE_ID = /^F_[A-Za-z0-9]{15}$/;

@@ -6,9 +6,10 @@
  */
 import { ApiError } from '../../http/errors.js';
 import { newId } from '../../http/ids.js';
+import { isObject } from '../surveys/definition/is-object.js';
 import type { QsfBlock, QsfBlockElement, QsfDocument, QsfElement } from '../surveys/definition/qsf.js';
 import { appendFlowNode, flowRoot, removeFlowNodes } from './flow-edits.js';
-import { isObject, type Json, surveyElement } from './qsf-parts.js';
+import { type Json, surveyElement } from './qsf-parts.js';
 
 export const questionNotFound = (questionId: string) =>
   ApiError.of('FW_DEF_1', `Question ${questionId} not found in the survey definition.`);

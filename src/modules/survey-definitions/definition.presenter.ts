@@ -2,6 +2,8 @@
  * The definitions API's wire records: the survey definition as the real service's JSON
  * (`GET /v3/survey-definitions/{id}`), as a QSF file (`?format=qsf`), its metadata and its versions.
  */
+
+import { isObject } from '../surveys/definition/is-object.js';
 import {
   blocksOf,
   optionsOf,
@@ -11,7 +13,7 @@ import {
 } from '../surveys/definition/qsf.js';
 import type { SurveyRecord, SurveyVersionListRow } from '../surveys/survey-versions.service.js';
 import { flowRoot } from './flow-edits.js';
-import { isObject, type Json } from './qsf-parts.js';
+import type { Json } from './qsf-parts.js';
 
 /** `YYYY-MM-DD HH:MM:SS` in UTC, as QSF files and the metadata call write dates; null when none. */
 export const qsfDate = (iso: string | null): string | null =>

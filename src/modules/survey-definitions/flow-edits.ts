@@ -5,8 +5,9 @@
  */
 import { ApiError } from '../../http/errors.js';
 import { randomAlphanumeric } from '../../http/ids.js';
+import { isObject } from '../surveys/definition/is-object.js';
 import type { QsfDocument, QsfEmbeddedField, QsfFlowNode, QsfQuota } from '../surveys/definition/qsf.js';
-import { isObject, type Json, surveyElement } from './qsf-parts.js';
+import { type Json, surveyElement } from './qsf-parts.js';
 
 export interface FlowRoot extends QsfFlowNode {
   Flow: QsfFlowNode[];

@@ -3,9 +3,6 @@ import type { QsfDocument, QsfElement } from '../surveys/definition/qsf.js';
 
 export type Json = Record<string, unknown>;
 
-export const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** A survey element as the real platform writes one. */
 export function surveyElement(
   document: QsfDocument,

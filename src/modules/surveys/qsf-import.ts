@@ -1,5 +1,6 @@
 import { ApiError } from '../../http/errors.js';
 import { newId } from '../../http/ids.js';
+import { isObject } from './definition/is-object.js';
 import type {
   QsfBlock,
   QsfBlockElement,
@@ -26,8 +27,6 @@ export interface ImportedQsf {
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 const str = (value: unknown, fallback = ''): string =>
   typeof value === 'string' ? value : typeof value === 'number' ? String(value) : fallback;
 const strOrNull = (value: unknown): string | null => {

@@ -1,5 +1,6 @@
 import { unstorableText } from '../../db/storable-text.js';
 import { ApiError } from '../../http/errors.js';
+import { isObject } from './definition/is-object.js';
 
 /**
  * Limits no real survey reaches, checked before a QSF file is read further (issue 19 item 8). A file
@@ -28,10 +29,6 @@ export const QSF_LIMITS = {
   nesting: 64,
 } as const;
 
-type Json = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 const sizeOf = (value: unknown): number =>
   Array.isArray(value) ? value.length : isObject(value) ? Object.keys(value).length : 0;
 

@@ -1,9 +1,8 @@
 import { ApiError } from '../../http/errors.js';
+import { isObject } from './definition/is-object.js';
 import type { FlowNodeRecord } from './surveys.presenter.js';
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function objectAt(value: unknown, field: string): Json {
   if (value === undefined || value === null) return {};

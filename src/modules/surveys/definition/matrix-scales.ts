@@ -7,6 +7,8 @@
  * - **Constant sum** and **rank order** matrices (`Matrix`/`CS`, `Matrix`/`RO`): a number per row and
  *   column, `QID1_<row>_<column>`, as a text entry matrix's cells (our reading: no real export we have).
  */
+
+import { isObject } from './is-object.js';
 import type { QsfChoices, QsfQuestion } from './qsf.js';
 
 type Shape = Pick<QsfQuestion, 'QuestionType' | 'Selector'>;
@@ -17,9 +19,6 @@ export const isProfileMatrix = (question: Shape) =>
 /** A matrix whose cells hold numbers: constant sum (`CS`) or rank order (`RO`). */
 export const isNumberMatrix = (question: Shape) =>
   question.QuestionType === 'Matrix' && (question.Selector === 'CS' || question.Selector === 'RO');
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A profile row's own scale, as a question of its own (its points' ids are their recodes). */
 export function profileRowScale(question: QsfQuestion, row: string): QsfQuestion {
