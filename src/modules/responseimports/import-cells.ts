@@ -183,9 +183,9 @@ export function decodeRow(
   if (cells.length !== width)
     return { reason: `The row has ${cells.length} fields; the header has ${width}.` };
   const mode = textModeOf(cells, columns);
-  const input: RowInput = { answers: {}, embeddedData: {}, status: IMPORTED };
   const answers: Record<string, AnswerValue> = {};
   const embedded: Record<string, string> = {};
+  const input: RowInput = { answers, embeddedData: embedded, status: IMPORTED };
   let responseId: string | undefined;
   try {
     for (const ic of columns) {
@@ -212,5 +212,5 @@ export function decodeRow(
   const context = embedded[RESPONSE_EVENT_CONTEXT];
   if (context !== undefined && [...context].length > RESPONSE_EVENT_CONTEXT_MAX)
     return { reason: `${RESPONSE_EVENT_CONTEXT} is longer than ${RESPONSE_EVENT_CONTEXT_MAX} characters.` };
-  return { input: { ...input, answers, embeddedData: embedded }, ...(responseId ? { responseId } : {}) };
+  return responseId ? { input, responseId } : { input };
 }
