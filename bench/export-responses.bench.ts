@@ -6,7 +6,8 @@
  * responses into an in-memory array (not timed) and writes them with csv-stringify (json:
  * JSON.stringify per response) into the same zip library, yazl. There is no .sav library: spss is timed
  * against the csv baseline. Each run is a child process, so its maxRSS is its peak memory. Goals: time
- * within 1.5x of the baseline, our peak under 300 MB whatever the row count.
+ * within 1.5x of the baseline, our peak under 300 MB whatever the row count. EXPORT_BENCH_FORMATS
+ * (`json`, `csv,spss` ...) runs only those formats and the baselines they need (default: all three).
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -27,6 +28,14 @@ const ROWS = Number(process.env.EXPORT_BENCH_ROWS ?? 1_000_000);
 const PG_URL = process.env.EXPORT_BENCH_PG
   ? (process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test')
   : undefined;
+const FORMATS = ['csv', 'spss', 'json'] as const;
+const ASKED = (process.env.EXPORT_BENCH_FORMATS ?? FORMATS.join(',')).split(',').map((f) => f.trim());
+const unknownFormat = ASKED.find((format) => !(FORMATS as readonly string[]).includes(format));
+if (unknownFormat !== undefined)
+  throw new Error(`EXPORT_BENCH_FORMATS: no format ${unknownFormat} (the formats: ${FORMATS.join(', ')})`);
+const SELECTED = FORMATS.filter((format) => ASKED.includes(format));
+/** The baseline each format is timed against: there is no .sav library, so spss against csv's. */
+const BASELINE_OF = { csv: 'csv', spss: 'csv', json: 'json' } as const;
 /** A child that runs longer than this is killed and the benchmark fails (about 15 minutes per million rows). */
 const CHILD_LIMIT_MS = Math.max(120_000, (ROWS / 1_000_000) * 900_000);
 
@@ -100,12 +109,11 @@ export default async function bench(): Promise<BenchResult> {
     const lines = [
       `${ROWS.toLocaleString('en')} stored responses, 20 questions (43 columns), ${PG_URL ? 'PostgreSQL' : 'SQLite file'}; seeded in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s (not measured)`,
     ];
-    const baseline = { csv: await measure('baseline-csv', spec), json: await measure('baseline-json', spec) };
-    for (const [format, base] of [
-      ['csv', baseline.csv],
-      ['spss', baseline.csv],
-      ['json', baseline.json],
-    ] as const) {
+    const baselines = new Map<string, Figures>();
+    for (const kind of new Set(SELECTED.map((format) => BASELINE_OF[format])))
+      baselines.set(kind, await measure(`baseline-${kind}`, spec));
+    for (const format of SELECTED) {
+      const base = baselines.get(BASELINE_OF[format]) as Figures;
       const ours = await measure(`ours-${format}`, spec);
       const label = format === 'spss' ? 'csv baseline (no .sav library exists)' : `${format} baseline`;
       lines.push(line(format, ours, label, base));

@@ -65,7 +65,10 @@ async function runOurs(database: Db, spec: ChildSpec, format: string, clock: { s
       .select('payload')
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
-    return (await stat(JSON.parse(job.payload).file)).size;
+    // The export is a blob (`<orgId>/exports/<id>.zip`), in the store the app was configured with.
+    const stored = await app.blobs.stat(JSON.parse(job.payload).file);
+    if (!stored) throw new Error(`export ${id}: no file`);
+    return stored.size;
   } finally {
     await app.close();
   }
