@@ -138,7 +138,7 @@ async function moveQuotaCounts(
 ): Promise<void> {
   if (survey.quotas.length === 0) return;
   const met = (values: Values) => {
-    const facts = recordedFacts(values, survey.questions);
+    const facts = recordedFacts(values, survey.questions, survey.questionKeys);
     return survey.quotas.map((q) => evaluateLogic(q.condition as Logic, facts)).join();
   };
   if (met(response.before) === met(response.values)) return;

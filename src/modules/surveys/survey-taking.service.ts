@@ -4,7 +4,7 @@ import type { Queryable } from '../../deps.js';
 import { compiledSurvey, type PageParts } from './compiled-survey.js';
 import { evaluateLogic } from './definition/logic.js';
 import type { QsfDocument, QsfQuestion } from './definition/qsf.js';
-import { recordedFacts } from './definition/recorded-facts.js';
+import { type QuestionKeys, recordedFacts } from './definition/recorded-facts.js';
 import * as store from './surveys.store.js';
 
 /** A survey as the survey-taking engine needs it. */
@@ -28,6 +28,8 @@ export interface SurveyForTaking {
    */
   definition: QsfDocument;
   questions: ReadonlyMap<string, QsfQuestion>;
+  /** The value keys of `questions`, found on first use and kept with the compiled version (quota facts). */
+  questionKeys: QuestionKeys;
   /** The definition has quotas (else fullQuotasMatching reads nothing). */
   hasQuotas: boolean;
   /**
@@ -72,6 +74,7 @@ export async function loadSurveyForTaking(
     expiration: { startDate: row.start_date, endDate: row.end_date },
     definition: pinned.definition,
     questions: pinned.questions,
+    questionKeys: pinned.questionKeys,
     hasQuotas: pinned.quotas.length > 0,
     definitionVersion: pinned.definitionVersion,
     publishedVersionId: pinned.publishedVersionId,
@@ -122,11 +125,11 @@ export async function quotaStates(db: Queryable, scope: Scope, surveyId: string)
  */
 export async function fullQuotasMatching(
   db: Queryable,
-  survey: Pick<SurveyForTaking, 'surveyId' | 'organizationId' | 'questions' | 'hasQuotas'>,
+  survey: Pick<SurveyForTaking, 'surveyId' | 'organizationId' | 'questions' | 'questionKeys' | 'hasQuotas'>,
   values: Record<string, unknown>,
 ): Promise<QuotaState[]> {
   if (!survey.hasQuotas) return [];
   const quotas = await quotaStates(db, { organizationId: survey.organizationId }, survey.surveyId);
-  const facts = recordedFacts(values, survey.questions);
+  const facts = recordedFacts(values, survey.questions, survey.questionKeys);
   return quotas.filter((q) => q.count >= q.limit && evaluateLogic(q.condition, facts));
 }
