@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { TestApp } from '../helpers/test-app.js';
 import { uploadQsf } from '../surveys/survey-helpers.js';
@@ -83,4 +83,37 @@ export async function newResponseId(t: TestApp, surveyId: string, seen: string[]
   expect(fresh).toHaveLength(1);
   seen.push(fresh[0] as string);
   return fresh[0] as string;
+}
+
+/** A survey that browser respondents take: where they start, and what reads their responses back. */
+export interface BrowserSurvey {
+  t: TestApp;
+  browser: Browser;
+  token: string;
+  surveyId: string;
+  /** The responses read back so far (newResponseId). */
+  seen: string[];
+}
+
+/**
+ * Runs one respondent in a fresh browser context (`run` drives the page, from wherever it goes first) and
+ * answers the values of the one response it recorded, read back through the API.
+ */
+export async function respondInBrowser(
+  survey: BrowserSurvey,
+  options: BrowserContextOptions,
+  run: (page: Page) => Promise<void>,
+): Promise<Record<string, unknown>> {
+  const context = await survey.browser.newContext(options);
+  context.setDefaultTimeout(10_000);
+  try {
+    await run(await context.newPage());
+  } finally {
+    await context.close();
+  }
+  const { t, token, surveyId } = survey;
+  const responseId = await newResponseId(t, surveyId, survey.seen);
+  const res = await t.call(token, 'GET', `/API/v3/surveys/${surveyId}/responses/${responseId}`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.result.values as Record<string, unknown>;
 }

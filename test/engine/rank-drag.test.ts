@@ -14,9 +14,9 @@ import {
   importSurvey,
   launchBrowser,
   listenOnLoopback,
-  newResponseId,
   next,
   questionKeys,
+  respondInBrowser,
 } from './engine-helpers.js';
 import { block, blockFlow, qsf, question } from './qsf-builder.js';
 
@@ -61,25 +61,17 @@ afterAll(async () => {
   await t?.close();
 });
 
-/** Runs a respondent in a fresh context; returns the values of the one response it recorded. */
+/** Runs a respondent from the survey's link to its end; returns the answers of the response it recorded. */
 async function respond(
   options: BrowserContextOptions,
   run: (page: Page) => Promise<void>,
 ): Promise<Record<string, unknown>> {
-  const context = await browser.newContext(options);
-  context.setDefaultTimeout(10_000);
-  try {
-    const page = await context.newPage();
+  const survey = { t, browser, token: org.apiToken, surveyId, seen };
+  const values = await respondInBrowser(survey, options, async (page) => {
     await page.goto(`${base}/jfe/form/${surveyId}`);
     await run(page);
     await page.waitForSelector('.end');
-  } finally {
-    await context.close();
-  }
-  const responseId = await newResponseId(t, surveyId, seen);
-  const res = await t.call(org.apiToken, 'GET', `/API/v3/surveys/${surveyId}/responses/${responseId}`);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  const values = res.body.result.values as Record<string, unknown>;
+  });
   return Object.fromEntries(questionKeys(values).map((k) => [k, values[k]]));
 }
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.service.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import { seriousViolations } from './axe.js';
-import { importSurvey, launchBrowser, listenOnLoopback, newResponseId, next } from './engine-helpers.js';
+import { importSurvey, launchBrowser, listenOnLoopback, next, respondInBrowser } from './engine-helpers.js';
 import { mapShapesSurvey } from './map-shapes-survey.js';
 
 /**
@@ -32,19 +32,12 @@ afterAll(async () => {
 });
 
 /** Runs a respondent in a fresh browser context; answers the response it recorded. */
-async function respondent(run: (page: Page) => Promise<void>): Promise<Record<string, unknown>> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  context.setDefaultTimeout(10_000);
-  try {
-    await run(await context.newPage());
-  } finally {
-    await context.close();
-  }
-  const responseId = await newResponseId(t, surveyId, seen);
-  const res = await t.call(org.apiToken, 'GET', `/API/v3/surveys/${surveyId}/responses/${responseId}`);
-  expect(res.status).toBe(200);
-  return res.body.result.values;
-}
+const respondent = (run: (page: Page) => Promise<void>) =>
+  respondInBrowser(
+    { t, browser, token: org.apiToken, surveyId, seen },
+    { viewport: { width: 1280, height: 900 } },
+    run,
+  );
 
 const stateOf = (page: Page, region: string) =>
   page.locator(`#q-QID81 input[name="QID81_${region}"]:checked`).getAttribute('value');
