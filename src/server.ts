@@ -4,7 +4,6 @@ import pino from 'pino';
 import { buildApp } from './app.js';
 import { systemClock } from './clock.js';
 import type { Config } from './config.js';
-import type { Db } from './db/database.js';
 import type { App } from './http/app-types.js';
 import { mailDestination } from './modules/distributions/distributions.service.js';
 import { type BootstrapResult, bootstrapIfEmpty } from './modules/organizations/bootstrap.service.js';
