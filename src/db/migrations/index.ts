@@ -22,6 +22,7 @@ import * as sessionStartedFor from './0020-session-started-for.js';
 import * as surveyCollaborations from './0021-survey-collaborations.js';
 import * as presentationCounts from './0022-presentation-counts.js';
 import * as userResponseCounts from './0023-user-response-counts.js';
+import * as contactLookups from './0024-contact-lookups.js';
 
 /** Every migration, in order. Listed in code (not read from disk) so the built CLI carries them. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '0021-survey-collaborations': surveyCollaborations,
   '0022-presentation-counts': presentationCounts,
   '0023-user-response-counts': userResponseCounts,
+  '0024-contact-lookups': contactLookups,
 };
