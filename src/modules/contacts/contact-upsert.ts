@@ -1,6 +1,6 @@
 import type { Scope } from '../../db/scope.js';
 import type { Queryable } from '../../deps.js';
-import { type IdPrefix, newId } from '../../http/ids.js';
+import { type IdPrefix, newIds } from '../../http/ids.js';
 import {
   type ContactInput,
   type ContactRow,
@@ -45,7 +45,9 @@ export async function upsertContacts(
   const changed = new Map<string, ContactRow>();
   const outcome: UpsertOutcome = { results: [], added: 0, updated: 0 };
   const withUnsubscribed = target.listId === undefined;
-  for (const input of inputs) {
+  // One identifier drawn per input, all at once; an input that updates a contact leaves its own unused.
+  const ids = newIds(target.idPrefix, inputs.length);
+  for (const [index, input] of inputs.entries()) {
     const key = emailKey(input.email);
     const found = input.extRef ? byExtRef.get(input.extRef) : key ? byEmail.get(key) : undefined;
     const current = found ? (changed.get(found.id) ?? found) : undefined;
@@ -61,7 +63,7 @@ export async function upsertContacts(
       ? changedContactRow(current, input, embedded.value, { at: target.at, withUnsubscribed })
       : newContactRow(
           {
-            id: newId(target.idPrefix),
+            id: ids[index] as string,
             organizationId: target.scope.organizationId,
             directoryId: target.directoryId,
             at: target.at,
@@ -124,11 +126,12 @@ async function addToList(
       plain.delete(result.contactId);
     }
   });
+  const lookupIds = newIds('CGC', plain.size + setting.size);
   const member = (contactId: string, unsubscribed: boolean) => ({
     organization_id: target.scope.organizationId,
     mailing_list_id: target.listId as string,
     contact_id: contactId,
-    contact_lookup_id: newId('CGC'),
+    contact_lookup_id: lookupIds.pop() as string,
     unsubscribed: unsubscribed ? 1 : 0,
     added_at: target.at,
   });
