@@ -1,11 +1,7 @@
 import type { Scope } from '../db/scope.js';
 import type { Queryable } from '../deps.js';
-import { randomAlphanumeric } from '../http/ids.js';
+import { newIds } from '../http/ids.js';
 import { isEventTopic, topicMatches } from './topics.js';
-
-/** Event ids are the `webhook-id` of every delivery of the event: stable across retries. */
-export const newEventId = () => `EV_${randomAlphanumeric(15)}`;
-export const newDeliveryId = () => `DL_${randomAlphanumeric(15)}`;
 
 /**
  * A best-effort nudge for delivery workers in this process (the default `fieldwork serve` runs the API and
@@ -74,8 +70,11 @@ export async function recordEvents(
   if (events.length === 0) return [];
   for (const { topic } of events)
     if (!isEventTopic(topic)) throw new Error(`recordEvent: unknown topic ${topic}`);
-  const rows = events.map(({ topic, payload, now }) => ({
-    id: newEventId(),
+  // An event's id is the `webhook-id` of every delivery of it: stable across retries. A batch's ids are
+  // drawn together (newIds).
+  const eventIds = newIds('EV', events.length);
+  const rows = events.map(({ topic, payload, now }, i) => ({
+    id: eventIds[i] as string,
     organization_id: scope.organizationId,
     topic,
     payload: JSON.stringify(payload),
@@ -88,27 +87,27 @@ export async function recordEvents(
     .where('organization_id', '=', scope.organizationId)
     .where('status', '=', 'active')
     .execute();
-  const deliveries = rows.flatMap((event) =>
-    subscriptions
-      .filter((s) => topicMatches(s.topics, event.topic))
-      .map((s) => ({
-        id: newDeliveryId(),
-        organization_id: scope.organizationId,
-        subscription_id: s.id,
-        event_id: event.id,
-        status: 'pending',
-        attempts: 0,
-        round_attempts: 0,
-        due_at: event.created_at,
-        created_at: event.created_at,
-      })),
+  const matched = rows.flatMap((event) =>
+    subscriptions.filter((s) => topicMatches(s.topics, event.topic)).map((s) => ({ event, s })),
   );
-  if (deliveries.length === 0) return rows.map((event) => event.id);
+  if (matched.length === 0) return eventIds;
+  const deliveryIds = newIds('DL', matched.length);
+  const deliveries = matched.map(({ event, s }, i) => ({
+    id: deliveryIds[i] as string,
+    organization_id: scope.organizationId,
+    subscription_id: s.id,
+    event_id: event.id,
+    status: 'pending',
+    attempts: 0,
+    round_attempts: 0,
+    due_at: event.created_at,
+    created_at: event.created_at,
+  }));
   nudgeWorkers();
   for (let i = 0; i < deliveries.length; i += DELIVERIES_PER_INSERT)
     await trx
       .insertInto('event_deliveries')
       .values(deliveries.slice(i, i + DELIVERIES_PER_INSERT))
       .execute();
-  return rows.map((event) => event.id);
+  return eventIds;
 }

@@ -58,7 +58,10 @@ export type IdPrefix =
   | 'TS'
   | 'TSP'
   | 'TSE'
-  | 'TSM';
+  | 'TSM'
+  // Events and their deliveries (ours: the event id is every delivery's webhook-id).
+  | 'EV'
+  | 'DL';
 
 /** A v3 identifier: prefix, underscore, exactly 15 characters of `[A-Za-z0-9]`. */
 export function newId(prefix: IdPrefix): string {

@@ -7,7 +7,7 @@ import type { Queryable } from '../../deps.js';
 import { recordEvents } from '../../events/record-event.js';
 import { completedResponseTopic } from '../../events/topics.js';
 import { ApiError } from '../../http/errors.js';
-import { newId } from '../../http/ids.js';
+import { newIds } from '../../http/ids.js';
 import {
   type AnswerValue,
   displayedValuesOf,
@@ -144,7 +144,11 @@ export async function recordManyForSurvey(
   inputs: readonly CompletedResponseInput[],
 ): Promise<RecordedResponse[]> {
   if (inputs.length === 0) return [];
-  const prepared = inputs.map((input) => prepareResponse(scope, survey, input));
+  // New response ids drawn together (newIds); a caller's own id is kept.
+  const newResponseIds = newIds('R', inputs.length);
+  const prepared = inputs.map((input, i) =>
+    prepareResponse(scope, survey, input, input.responseId ?? (newResponseIds[i] as string)),
+  );
   // Drawn under the survey's recording lock, shared (surveyForResponses): decision 0012.
   const seqs = await dialectOf(trx).nextSequenceValues(trx, RESPONSE_SEQUENCE, prepared.length);
   await insertResponses(
@@ -199,6 +203,7 @@ function prepareResponse(
   scope: Scope,
   survey: SurveyForResponses,
   input: CompletedResponseInput,
+  responseId: string,
 ): PreparedResponse {
   const embedded = input.embeddedData ?? {};
   const context = embedded[RESPONSE_EVENT_CONTEXT];
@@ -208,7 +213,6 @@ function prepareResponse(
       `must be at most ${RESPONSE_EVENT_CONTEXT_MAX} characters`,
     );
 
-  const responseId = input.responseId ?? newId('R');
   const now = input.now;
   const answers = withDerivedAnswers(survey, input.answers);
   const metadata = metadataOf(input, responseId);
