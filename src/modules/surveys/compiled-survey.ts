@@ -192,3 +192,27 @@ export async function compiledSurvey(
   cache.set(keyOf(row.id, compiled.version), compiled, text.length);
   return compiled;
 }
+
+/**
+ * The compiled survey a session or a recorded response runs, for a survey row just read (`survey`): with
+ * the `definitionVersion` of a session that started on an earlier publication, that publication's
+ * definition (issue 15); else the current one. A session on the current definition (0 when it was never
+ * published) takes the compiled survey of the version just read, which the cache holds under that
+ * version. `current` is the survey's definition now (its name, say). Undefined when the survey is gone.
+ */
+export async function pinnedSurvey(
+  db: Queryable,
+  survey: { id: string; version: number },
+  definitionVersion?: number | null,
+): Promise<{ current: CompiledSurvey; pinned: CompiledSurvey } | undefined> {
+  const current = await compiledSurvey(db, survey);
+  if (!current) return undefined;
+  if (
+    definitionVersion === undefined ||
+    definitionVersion === null ||
+    definitionVersion === current.definitionVersion
+  )
+    return { current, pinned: current };
+  const pinned = await compiledSurvey(db, { id: survey.id, version: definitionVersion });
+  return { current, pinned: pinned ?? current };
+}

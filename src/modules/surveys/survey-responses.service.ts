@@ -4,7 +4,7 @@ import type { Scope } from '../../db/scope.js';
 import type { Queryable } from '../../deps.js';
 import type { Database } from '../../tables.js';
 import { addOwnerResponseCounts } from '../users/users.service.js';
-import { compiledSurvey } from './compiled-survey.js';
+import { pinnedSurvey } from './compiled-survey.js';
 import { evaluateLogic } from './definition/logic.js';
 import type { QsfQuestion } from './definition/qsf.js';
 import { type QuestionKeys, recordedFacts } from './definition/recorded-facts.js';
@@ -55,16 +55,9 @@ export async function surveyForResponses(
   if (db instanceof Transaction) await dialectOf(db).shareKeys(db, RECORDING_LOCK, [surveyId]);
   const header = await store.findSurveyHeader(db, scope, surveyId);
   if (!header) return undefined;
-  const current = await compiledSurvey(db, header);
-  if (!current) return undefined;
-  // As loadSurveyForTaking: a session on the survey's current definition (0 when it was never published)
-  // takes the compiled survey of the version just read, which the cache holds under that version.
-  const compiled =
-    definitionVersion === undefined ||
-    definitionVersion === null ||
-    definitionVersion === current.definitionVersion
-      ? current
-      : ((await compiledSurvey(db, { id: header.id, version: definitionVersion })) ?? current);
+  const found = await pinnedSurvey(db, header, definitionVersion);
+  if (!found) return undefined;
+  const compiled = found.pinned;
   return {
     id: header.id,
     ownerId: header.owner_id,

@@ -1,7 +1,7 @@
 import { fromJson } from '../../db/json.js';
 import type { Scope } from '../../db/scope.js';
 import type { Queryable } from '../../deps.js';
-import { compiledSurvey, type PageParts } from './compiled-survey.js';
+import { type PageParts, pinnedSurvey } from './compiled-survey.js';
 import { evaluateLogic } from './definition/logic.js';
 import type { QsfDocument, QsfQuestion } from './definition/qsf.js';
 import { type QuestionKeys, recordedFacts } from './definition/recorded-facts.js';
@@ -57,14 +57,9 @@ export async function loadSurveyForTaking(
 ): Promise<SurveyForTaking | undefined> {
   const row = await store.findSurveyForTaking(db, surveyId);
   if (!row) return undefined;
-  const current = await compiledSurvey(db, row);
-  if (!current) return undefined;
-  const pinned =
-    definitionVersion === undefined ||
-    definitionVersion === null ||
-    definitionVersion === current.definitionVersion
-      ? current
-      : ((await compiledSurvey(db, { id: row.id, version: definitionVersion })) ?? current);
+  const found = await pinnedSurvey(db, row, definitionVersion);
+  if (!found) return undefined;
+  const { current, pinned } = found;
   return {
     surveyId: row.id,
     organizationId: row.organization_id,
