@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
 import { expect } from 'vitest';
-import type { TestApp } from '../helpers/test-app.js';
+import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import { uploadQsf } from '../surveys/survey-helpers.js';
 
 /** A QSF file of test/fixtures/engine/. */
@@ -91,8 +91,45 @@ export interface BrowserSurvey {
   browser: Browser;
   token: string;
   surveyId: string;
+  /** The survey's anonymous link, on the app's loopback port. */
+  link: string;
   /** The responses read back so far (newResponseId). */
   seen: string[];
+  /** Closes the browser and the app. */
+  close(): Promise<void>;
+}
+
+/**
+ * A test app on loopback with a new organisation, the QSF document `doc` imported and active, and Debian's
+ * chromium to take it (for a file's beforeAll; its afterAll calls `close`).
+ */
+export async function openBrowserSurvey(doc: unknown): Promise<BrowserSurvey> {
+  const t = await buildTestApp();
+  let browser: Browser | undefined;
+  try {
+    const base = await listenOnLoopback(t);
+    browser = await launchBrowser();
+    const org = await t.newOrganization();
+    const surveyId = await importSurvey(t, org.apiToken, JSON.stringify(doc));
+    const opened = browser;
+    const close = async () => {
+      await opened.close();
+      await t.close();
+    };
+    return {
+      t,
+      browser,
+      token: org.apiToken,
+      surveyId,
+      link: `${base}/jfe/form/${surveyId}`,
+      seen: [],
+      close,
+    };
+  } catch (error) {
+    await browser?.close();
+    await t.close();
+    throw error;
+  }
 }
 
 /**
@@ -116,4 +153,18 @@ export async function respondInBrowser(
   const res = await t.call(token, 'GET', `/API/v3/surveys/${surveyId}/responses/${responseId}`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.result.values as Record<string, unknown>;
+}
+
+/** respondInBrowser from the survey's link to its end page; answers the response's answers (question keys). */
+export async function respondFromLink(
+  survey: BrowserSurvey,
+  options: BrowserContextOptions,
+  run: (page: Page) => Promise<void>,
+): Promise<Record<string, unknown>> {
+  const values = await respondInBrowser(survey, options, async (page) => {
+    await page.goto(survey.link);
+    await run(page);
+    await page.waitForSelector('.end');
+  });
+  return Object.fromEntries(questionKeys(values).map((k) => [k, values[k]]));
 }

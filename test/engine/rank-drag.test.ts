@@ -4,28 +4,14 @@
  * select; the keyboard still answers through the selects, which the list follows; without the script the
  * selects alone submit. Each response reads back over the API with the ranks as dragged.
  */
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import type { BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.service.js';
-import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import { seriousViolations } from './axe.js';
 import { dropPoint, dragWithMouse as mouseDrag, dragWithTouch as touchDrag } from './drag-gestures.js';
-import {
-  importSurvey,
-  launchBrowser,
-  listenOnLoopback,
-  next,
-  questionKeys,
-  respondInBrowser,
-} from './engine-helpers.js';
+import { type BrowserSurvey, next, openBrowserSurvey, respondFromLink } from './engine-helpers.js';
 import { block, blockFlow, qsf, question } from './qsf-builder.js';
 
-let t: TestApp;
-let base: string;
-let browser: Browser;
-let org: BootstrapResult;
-let surveyId: string;
-const seen: string[] = [];
+let taking: BrowserSurvey;
 
 const survey = qsf({
   blocks: [block('BL_rankdrag00000001', ['QID1', 'QID2'])],
@@ -50,30 +36,13 @@ const survey = qsf({
 });
 
 beforeAll(async () => {
-  t = await buildTestApp();
-  base = await listenOnLoopback(t);
-  browser = await launchBrowser();
-  org = await t.newOrganization();
-  surveyId = await importSurvey(t, org.apiToken, JSON.stringify(survey));
+  taking = await openBrowserSurvey(survey);
 });
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+afterAll(() => taking?.close());
 
 /** Runs a respondent from the survey's link to its end; returns the answers of the response it recorded. */
-async function respond(
-  options: BrowserContextOptions,
-  run: (page: Page) => Promise<void>,
-): Promise<Record<string, unknown>> {
-  const survey = { t, browser, token: org.apiToken, surveyId, seen };
-  const values = await respondInBrowser(survey, options, async (page) => {
-    await page.goto(`${base}/jfe/form/${surveyId}`);
-    await run(page);
-    await page.waitForSelector('.end');
-  });
-  return Object.fromEntries(questionKeys(values).map((k) => [k, values[k]]));
-}
+const respond = (options: BrowserContextOptions, run: (page: Page) => Promise<void>) =>
+  respondFromLink(taking, options, run);
 
 const card = (page: Page, item: string) => page.locator('.rank-card', { hasText: item });
 

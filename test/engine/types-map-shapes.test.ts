@@ -1,9 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.service.js';
-import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import { seriousViolations } from './axe.js';
-import { importSurvey, launchBrowser, listenOnLoopback, next, respondInBrowser } from './engine-helpers.js';
+import { type BrowserSurvey, next, openBrowserSurvey, respondInBrowser } from './engine-helpers.js';
 import { mapShapesSurvey } from './map-shapes-survey.js';
 
 /**
@@ -12,32 +10,16 @@ import { mapShapesSurvey } from './map-shapes-survey.js';
  * the mouse and with the keyboard; both responses read back over the API.
  */
 
-let t: TestApp;
-let base: string;
-let browser: Browser;
-let org: BootstrapResult;
-let surveyId: string;
-const seen: string[] = [];
+let taking: BrowserSurvey;
 
 beforeAll(async () => {
-  t = await buildTestApp();
-  base = await listenOnLoopback(t);
-  browser = await launchBrowser();
-  org = await t.newOrganization();
-  surveyId = await importSurvey(t, org.apiToken, JSON.stringify(mapShapesSurvey()));
+  taking = await openBrowserSurvey(mapShapesSurvey());
 });
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+afterAll(() => taking?.close());
 
 /** Runs a respondent in a fresh browser context; answers the response it recorded. */
 const respondent = (run: (page: Page) => Promise<void>) =>
-  respondInBrowser(
-    { t, browser, token: org.apiToken, surveyId, seen },
-    { viewport: { width: 1280, height: 900 } },
-    run,
-  );
+  respondInBrowser(taking, { viewport: { width: 1280, height: 900 } }, run);
 
 const stateOf = (page: Page, region: string) =>
   page.locator(`#q-QID81 input[name="QID81_${region}"]:checked`).getAttribute('value');
@@ -45,7 +27,7 @@ const stateOf = (page: Page, region: string) =>
 describe('like/dislike hot spot and polygon regions', () => {
   it('cycles a region neither → like → dislike with clicks, inside the polygon only', async () => {
     const values = await respondent(async (page) => {
-      await page.goto(`${base}/jfe/form/${surveyId}`);
+      await page.goto(taking.link);
       const spot = page.locator('#q-QID81 .map img');
       await spot.waitFor();
       expect(await spot.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(400);
@@ -83,7 +65,7 @@ describe('like/dislike hot spot and polygon regions', () => {
 
   it('takes each region’s state and the heat map’s region from the keyboard', async () => {
     const values = await respondent(async (page) => {
-      await page.goto(`${base}/jfe/form/${surveyId}`);
+      await page.goto(taking.link);
       // The first region's group: "Neither" has the focus; the arrow moves to "Like" and selects it.
       await page.locator('#f-QID81_1-0').focus();
       await page.keyboard.press('ArrowRight');
@@ -110,7 +92,7 @@ describe('like/dislike hot spot and polygon regions', () => {
 
   it('records nothing for regions left at neither, and refuses a state the page does not offer', async () => {
     const values = await respondent(async (page) => {
-      await page.goto(`${base}/jfe/form/${surveyId}`);
+      await page.goto(taking.link);
       await page.locator('#q-QID81 .map img').click({ position: { x: 300, y: 50 } });
       await page.evaluate(() => {
         const radio = document.querySelector('#f-QID81_1-0') as HTMLInputElement;
