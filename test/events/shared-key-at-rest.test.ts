@@ -2,20 +2,19 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Kysely, Migrator, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/clock.js';
 import type { Config } from '../../src/config.js';
 import { parseSecretKey } from '../../src/config.js';
-import { createDatabase, type Db, migrateToLatest, SCHEMA_CHANGE_LOCK } from '../../src/db/database.js';
-import { migrations } from '../../src/db/migrations/index.js';
+import { migrateToLatest } from '../../src/db/database.js';
 import { DeliveryWorker } from '../../src/events/delivery-worker.js';
 import { openSecret } from '../../src/events/sealed-secret.js';
 import { SECRET_KEY_FILE, secretKeyOf } from '../../src/events/secret-key.js';
 import { completedResponseTopic } from '../../src/events/topics.js';
 import type { Database } from '../../src/tables.js';
-import { dropSchema, TEST_DATABASE_URL, withPgClient } from '../helpers/postgres.js';
-import { buildTestApp, TEST_ENGINE, type TestApp, testConfig } from '../helpers/test-app.js';
+import { databaseAtMigration } from '../helpers/database-at-migration.js';
+import { buildTestApp, type TestApp, testConfig } from '../helpers/test-app.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { completedPayload, emit, receiverDecrypt, receiverHmac, SURVEY_ID } from './event-fixtures.js';
 
@@ -143,7 +142,7 @@ describe('a sharedKey at rest', () => {
 
 describe('keys stored in clear before this version', () => {
   it('are tagged by migration 0007, sealed at the next start, and sign as before', async () => {
-    const { database, drop } = await databaseAt('0006-engine');
+    const { database, drop } = await databaseAtMigration('0006-engine');
     cleanups.push(drop);
     await database.db
       .insertInto('organizations')
@@ -198,34 +197,3 @@ describe('keys stored in clear before this version', () => {
     );
   });
 });
-
-/** A fresh database (SQLite in memory, or a new PostgreSQL schema) migrated up to `target` only. */
-async function databaseAt(target: string): Promise<{ database: Db; drop: () => Promise<void> }> {
-  const schema = TEST_ENGINE === 'postgres' ? `t_${randomBytes(6).toString('hex')}` : undefined;
-  if (schema) await withPgClient((client) => client.query(`create schema ${schema}`));
-  const database = schema
-    ? createDatabase({ dataDir: ':memory:', databaseUrl: TEST_DATABASE_URL, pgSchema: schema })
-    : createDatabase({ dataDir: ':memory:' });
-  const migrate = async (db: Kysely<Database>) => {
-    const migrator = new Migrator({
-      db,
-      provider: { getMigrations: async () => migrations },
-      ...(schema ? { migrationTableSchema: schema } : {}),
-    });
-    const { error } = await migrator.migrateTo(target);
-    if (error) throw error;
-  };
-  if (!schema) await migrate(database.db);
-  // As migrateToLatest: under the lock that schema drops take (src/db/database.ts).
-  else
-    await database.db.connection().execute(async (connection) => {
-      await sql`select pg_advisory_lock(${SCHEMA_CHANGE_LOCK})`.execute(connection);
-      try {
-        await migrate(connection);
-      } finally {
-        await sql`select pg_advisory_unlock(${SCHEMA_CHANGE_LOCK})`.execute(connection);
-      }
-    });
-  // The app closes the database; only the schema is left to drop.
-  return { database, drop: async () => (schema ? dropSchema(schema) : undefined) };
-}
