@@ -28,6 +28,17 @@ var fwDrag = (function () {
     li.appendChild(text);
     return li;
   }
+  // Each item's card (item.card; card.fwItem is the item): its name copied from source(item), the board's
+  // own class, dragged with options (see start).
+  function cards(items, className, source, options) {
+    items.forEach(function (item) {
+      var li = card(source(item));
+      li.classList.add(className);
+      li.fwItem = item;
+      li.addEventListener('pointerdown', function (e) { start(li, e, options); });
+      item.card = li;
+    });
+  }
   // The board above the question's selects, hidden from assistive technology, then a hint and the live
   // region that says where a dropped item landed.
   function mount(root, board, hintText) {
@@ -107,6 +118,6 @@ var fwDrag = (function () {
     document.addEventListener('pointercancel', end);
     move(e);
   }
-  return { card: card, mount: mount, start: start };
+  return { cards: cards, mount: mount };
 })();
 `;

@@ -45,13 +45,8 @@ document.addEventListener('DOMContentLoaded', function () {
       board.appendChild(zone);
       zones[option.value] = list;
     });
-    items.forEach(function (item) {
-      var card = fwDrag.card(item.row.querySelector('.pgr-name'));
-      card.classList.add('pgr-card');
-      card.fwItem = item;
-      card.addEventListener('pointerdown', function (e) { fwDrag.start(card, e, drag); });
-      item.card = card;
-    });
+    var drag = { board: board, zone: '.pgr-zone', list: '.pgr-list', done: dropped };
+    fwDrag.cards(items, 'pgr-card', function (item) { return item.row.querySelector('.pgr-name'); }, drag);
     var live = fwDrag.mount(root, board, 'Drag the items into the groups and into their order, or choose each item’s group and rank below.');
 
     // The board from the selects: each item in its group, by the rank given, else in the page's order.
@@ -87,7 +82,6 @@ document.addEventListener('DOMContentLoaded', function () {
       card.fwItem.group.dispatchEvent(new Event('change', { bubbles: true }));
       announce(card);
     }
-    var drag = { board: board, zone: '.pgr-zone', list: '.pgr-list', done: dropped };
     items.forEach(function (item) {
       item.group.addEventListener('change', render);
       item.rank.addEventListener('change', render);

@@ -27,13 +27,8 @@ document.addEventListener('DOMContentLoaded', function () {
     var list = document.createElement('ol');
     list.className = 'drag-list rank-list';
     board.appendChild(list);
-    items.forEach(function (item) {
-      var card = fwDrag.card(item.label);
-      card.classList.add('rank-card');
-      card.fwItem = item;
-      card.addEventListener('pointerdown', function (e) { fwDrag.start(card, e, drag); });
-      item.card = card;
-    });
+    var drag = { board: board, zone: '.rank-board', list: '.rank-list', done: dropped };
+    fwDrag.cards(items, 'rank-card', function (item) { return item.label; }, drag);
     var live = fwDrag.mount(root, board, 'Drag the items into your order, the first at the top, or choose each item’s rank below.');
 
     // The list from the selects: by the rank given, else in the page's order.
@@ -55,7 +50,6 @@ document.addEventListener('DOMContentLoaded', function () {
       changed.forEach(function (rank) { rank.dispatchEvent(new Event('change', { bubbles: true })); });
       live.textContent = card.textContent.trim() + ': ' + (Array.prototype.indexOf.call(list.children, card) + 1) + ' of ' + list.children.length + '.';
     }
-    var drag = { board: board, zone: '.rank-board', list: '.rank-list', done: dropped };
     items.forEach(function (item) { item.rank.addEventListener('change', render); });
     render();
   }
