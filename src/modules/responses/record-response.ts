@@ -113,19 +113,6 @@ export async function recordCompletedResponse(
 ): Promise<RecordedResponse> {
   const survey = await surveyForResponses(trx, scope, input.surveyId, definitionVersion);
   if (!survey) throw ApiError.of('GSI_2', `Survey ${input.surveyId} not found.`);
-  return recordForSurvey(trx, scope, survey, input);
-}
-
-/**
- * recordCompletedResponse for a caller that has loaded the survey in the same transaction already: the
- * response is taken on the definition `survey` is (its `definitionVersion`).
- */
-export async function recordForSurvey(
-  trx: Queryable,
-  scope: Scope,
-  survey: SurveyForResponses,
-  input: CompletedResponseInput,
-): Promise<RecordedResponse> {
   const [recorded] = await recordManyForSurvey(trx, scope, survey, [input]);
   return recorded as RecordedResponse;
 }
