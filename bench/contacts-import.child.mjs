@@ -119,7 +119,8 @@ async function childFigures(...args) {
 
 /** The client's side of the import: the CSV as a multipart upload, streamed from the file. */
 async function upload() {
-  const [url, token] = [dataDir, rowsText];
+  // This mode's arguments after the CSV are the import URL and the API token (see the header).
+  const [, , url, token] = process.argv.slice(2);
   const form = new FormData();
   form.append('file', await openAsBlob(csvPath, { type: 'text/csv' }), 'contacts.csv');
   const posted = await fetch(url, { method: 'POST', headers: { 'x-api-token': token }, body: form });

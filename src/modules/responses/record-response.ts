@@ -131,10 +131,10 @@ export async function recordManyForSurvey(
   inputs: readonly CompletedResponseInput[],
 ): Promise<RecordedResponse[]> {
   if (inputs.length === 0) return [];
-  // New response ids drawn together (newIds); a caller's own id is kept.
-  const newResponseIds = newIds('R', inputs.length);
-  const prepared = inputs.map((input, i) =>
-    prepareResponse(scope, survey, input, input.responseId ?? (newResponseIds[i] as string)),
+  // A caller's own id is kept; the others are drawn together (newIds), as many as are missing.
+  const newResponseIds = newIds('R', inputs.filter((input) => input.responseId === undefined).length);
+  const prepared = inputs.map((input) =>
+    prepareResponse(scope, survey, input, input.responseId ?? (newResponseIds.pop() as string)),
   );
   // Drawn under the survey's recording lock, shared (surveyForResponses): decision 0012.
   const seqs = await dialectOf(trx).nextSequenceValues(trx, RESPONSE_SEQUENCE, prepared.length);
