@@ -65,11 +65,12 @@ async function benchEngine(engine: Engine): Promise<string[]> {
     const fieldwork = await requestsPerSecond(url, fw.headers, { ...options, durationS: DURATION_S });
     const ours = process.cpuUsage(before);
     const micros = (used: NodeJS.CpuUsage, rate: number) =>
-      ((used.user + used.system) / (rate * DURATION_S)).toFixed(0);
+      `${((used.user + used.system) / (rate * DURATION_S)).toFixed(0)} µs CPU each, ` +
+      `${(used.system / (rate * DURATION_S)).toFixed(0)} of it system`;
     return [
-      `${engine}: bare insert ${baseline.toFixed(0)} rows/s in one loop (${micros(bareCpu, baseline)} µs CPU each), ` +
+      `${engine}: bare insert ${baseline.toFixed(0)} rows/s in one loop (${micros(bareCpu, baseline)}), ` +
         `${concurrent.toFixed(0)} rows/s in ${CONNECTIONS} loops; fieldwork ${fieldwork.toFixed(0)} responses/s ` +
-        `(${micros(ours, fieldwork)} µs CPU each)`,
+        `(${micros(ours, fieldwork)})`,
       `${engine}: ratio ${(fieldwork / baseline).toFixed(2)} (to ${CONNECTIONS} loops: ${(fieldwork / concurrent).toFixed(2)})`,
     ];
   } finally {
