@@ -19,6 +19,7 @@ import {
   newSession,
   parseSessionKey,
   type SessionKey,
+  type SessionRow,
   sessionCookieName,
   sessionForLink,
   type Visitor,
@@ -197,11 +198,26 @@ async function openSurvey(
   return run;
 }
 
+/**
+ * The survey of the link (as openSurvey) and the session the request's cookie names, read side by side:
+ * on PostgreSQL the two reads wait on the database together instead of one after the other.
+ */
+function surveyAndSession(
+  deps: Deps,
+  request: FastifyRequest<{ Params: Params }>,
+  reply: FastifyReply,
+): Promise<[RunnableSurvey | undefined, SessionRow | undefined]> {
+  const { surveyId } = request.params;
+  return Promise.all([
+    openSurvey(deps, surveyId, reply),
+    findSession(deps.db, surveyId, cookieKey(request, surveyId)),
+  ]);
+}
+
 async function showSurvey(deps: Deps, request: FastifyRequest<{ Params: Params }>, reply: FastifyReply) {
   const { surveyId } = request.params;
-  const run = await openSurvey(deps, surveyId, reply);
+  const [run, existing] = await surveyAndSession(deps, request, reply);
   if (!run) return reply;
-  const existing = await findSession(deps.db, surveyId, cookieKey(request, surveyId));
   // An open session continues; a finished anonymous one leaves room for a new response.
   if (existing && (existing.status === 'open' || existing.link_token_hash))
     return render(deps, request, reply, run, await currentScreen(deps, run, existing));
@@ -244,10 +260,8 @@ async function submit(
   request: FastifyRequest<{ Params: Params; Body: FormFields }>,
   reply: FastifyReply,
 ) {
-  const { surveyId } = request.params;
-  const run = await openSurvey(deps, surveyId, reply);
+  const [run, session] = await surveyAndSession(deps, request, reply);
   if (!run) return reply;
-  const session = await findSession(deps.db, surveyId, cookieKey(request, surveyId));
   const place = { organizationId: run.taking.organizationId, sessionId: session?.id ?? '' };
   const questions = run.engine.questions;
   // A page with a file question posts multipart: its files are stored as they arrive (page-uploads.ts).
