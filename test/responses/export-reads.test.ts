@@ -1,7 +1,7 @@
 /**
  * The responses an export reads (export-reads.service.ts), on both engines: every response once, in
- * recorded order, a batch at a time, with the next batch asked for before this one is handed on (so the
- * database reads it while the export writes).
+ * recorded order, a batch at a time, the next batch read only once this one is handed on: reading one
+ * ahead raised a SQLite json export's peak memory from 247 to 365–376 MB (200k rows) for no gain there.
  */
 import type { KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,15 +39,14 @@ function countingReads() {
 }
 
 describe('streamResponsesForExport', () => {
-  it('hands on every response once, in recorded order, asking for the next batch before handing on this one', async () => {
+  it('hands on every response once, in recorded order, reading the next batch only after this one', async () => {
     const { db, counter } = countingReads();
     const seen: { id: string; readsBefore: number }[] = [];
     for await (const row of streamResponsesForExport(db, { organizationId: org.brandId }, { surveyId }, 2))
       seen.push({ id: row.id, readsBefore: counter.reads });
     expect(seen.map((row) => row.id)).toEqual(ids);
-    // The highest settled seq, then a read per batch: when the first row (batch 1 of 3) is handed on, the
-    // read of batch 2 has already been asked for; when the fifth (batch 3, the last) is, no more.
-    expect(seen.map((row) => row.readsBefore)).toEqual([3, 3, 4, 4, 4]);
+    // The highest settled seq, then a read per batch, each once the batch before it is handed on.
+    expect(seen.map((row) => row.readsBefore)).toEqual([2, 2, 3, 3, 4]);
     expect(counter.reads).toBe(4);
   });
 });

@@ -29,8 +29,6 @@ export function countResponsesForExport(
  * up to the last one settled when it starts: recordings draw their `seq` concurrently and may commit out
  * of order, so a response after that point could still be joined by one with a smaller `seq`. Stopping
  * there, an export's last `seq` misses nothing a continuation would then skip (decisions 0003, 0012).
- * The next batch is asked for before this one is handed on, so that on PostgreSQL the database reads it
- * while the export writes this one; no more than one batch waits ahead.
  */
 export async function* streamResponsesForExport(
   db: Queryable,
@@ -40,28 +38,18 @@ export async function* streamResponsesForExport(
   parts: ResponseExportParts = ALL_PARTS,
 ): AsyncGenerator<ExportResponseRow> {
   const throughSeq = await settledSeq(db, scope, filter.surveyId);
-  const page = (afterSeq: number) => {
-    const read = store.listFilteredResponsesAfter(db, scope, filter, {
+  let afterSeq = filter.afterSeq ?? 0;
+  for (;;) {
+    const batch = await store.listFilteredResponsesAfter(db, scope, filter, {
       afterSeq,
       throughSeq,
       limit: batchSize,
       parts,
     });
-    // Taken by the loop below, or settled in `finally` when the export stops before it.
-    read.catch(() => undefined);
-    return read;
-  };
-  let next: Promise<ExportResponseRow[]> | undefined = page(filter.afterSeq ?? 0);
-  try {
-    while (next !== undefined) {
-      const batch: ExportResponseRow[] = await next;
-      const last = batch.at(-1);
-      next = last && batch.length === batchSize ? page(last.seq) : undefined;
-      yield* batch;
-    }
-  } finally {
-    // An export that ends early (its limit, a failure) leaves no read running behind it.
-    await next?.catch(() => undefined);
+    yield* batch;
+    const last = batch.at(-1);
+    if (!last || batch.length < batchSize) return;
+    afterSeq = last.seq;
   }
 }
 
