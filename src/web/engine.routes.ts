@@ -173,15 +173,15 @@ export function setCookie(
   );
 }
 
-/** The survey of the link when it may be taken; otherwise the reply (not found, closed) is sent. */
-async function openSurvey(
-  deps: Deps,
-  surveyId: string,
-  reply: FastifyReply,
-): Promise<RunnableSurvey | undefined> {
-  const run = /^SV_[A-Za-z0-9]{15}$/.test(surveyId)
-    ? await loadRunnableSurvey(deps.db, surveyId, deps.clock.now())
+/** The survey a link names, ready to run; undefined when the address names none. */
+async function linkSurvey(deps: Deps, surveyId: string): Promise<RunnableSurvey | undefined> {
+  return /^SV_[A-Za-z0-9]{15}$/.test(surveyId)
+    ? loadRunnableSurvey(deps.db, surveyId, deps.clock.now())
     : undefined;
+}
+
+/** `run` when it may be taken; otherwise the reply (not found, closed) is sent and nothing answered. */
+function takeable(run: RunnableSurvey | undefined, reply: FastifyReply): RunnableSurvey | undefined {
   if (!run) {
     html(
       reply,
@@ -198,20 +198,31 @@ async function openSurvey(
   return run;
 }
 
+/** The survey of the link when it may be taken; otherwise the reply (not found, closed) is sent. */
+async function openSurvey(
+  deps: Deps,
+  surveyId: string,
+  reply: FastifyReply,
+): Promise<RunnableSurvey | undefined> {
+  return takeable(await linkSurvey(deps, surveyId), reply);
+}
+
 /**
  * The survey of the link (as openSurvey) and the session the request's cookie names, read side by side:
- * on PostgreSQL the two reads wait on the database together instead of one after the other.
+ * on PostgreSQL the two reads wait on the database together instead of one after the other. Nothing is
+ * sent before both have answered, so a failed read is the request's one error reply.
  */
-function surveyAndSession(
+async function surveyAndSession(
   deps: Deps,
   request: FastifyRequest<{ Params: Params }>,
   reply: FastifyReply,
 ): Promise<[RunnableSurvey | undefined, SessionRow | undefined]> {
   const { surveyId } = request.params;
-  return Promise.all([
-    openSurvey(deps, surveyId, reply),
+  const [run, session] = await Promise.all([
+    linkSurvey(deps, surveyId),
     findSession(deps.db, surveyId, cookieKey(request, surveyId)),
   ]);
+  return [takeable(run, reply), session];
 }
 
 async function showSurvey(deps: Deps, request: FastifyRequest<{ Params: Params }>, reply: FastifyReply) {
