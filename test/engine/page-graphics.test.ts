@@ -1,8 +1,8 @@
-import { type KyselyPlugin, SelectQueryNode, TableNode } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.service.js';
 import { multipartImage } from '../graphics/graphics-helpers.js';
 import { png } from '../graphics/images.js';
+import { notingReads, readsOf, type TableRead } from '../helpers/table-reads.js';
 import { buildTestApp, openTestDatabase, type TestApp } from '../helpers/test-app.js';
 import { call200, defs, mcQuestion } from '../survey-definitions/definitions-helpers.js';
 import { importSurvey } from './engine-helpers.js';
@@ -18,22 +18,15 @@ import { block, blockFlow, qsf, question } from './qsf-builder.js';
 let t: TestApp;
 let drop: () => Promise<void>;
 let org: BootstrapResult;
-const tables: string[] = [];
-const graphicsReads = () => tables.filter((table) => table === 'graphics').length;
+let reads: TableRead[];
+const graphicsReads = () => readsOf(reads, 'graphics');
 
 beforeAll(async () => {
   const opened = await openTestDatabase();
   drop = opened.drop;
-  const noting: KyselyPlugin = {
-    transformQuery: ({ node }) => {
-      if (SelectQueryNode.is(node))
-        for (const from of node.from?.froms ?? [])
-          if (TableNode.is(from)) tables.push(from.table.identifier.name);
-      return node;
-    },
-    transformResult: async ({ result }) => result,
-  };
-  t = await buildTestApp({ database: { ...opened.database, db: opened.database.db.withPlugin(noting) } });
+  const noting = notingReads(opened.database);
+  reads = noting.reads;
+  t = await buildTestApp({ database: noting.database });
   org = await t.newOrganization();
 });
 afterAll(async () => {
