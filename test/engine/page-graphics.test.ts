@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.service.js';
 import { multipartImage } from '../graphics/graphics-helpers.js';
 import { png } from '../graphics/images.js';
-import { notingReads, readsOf, type TableRead } from '../helpers/table-reads.js';
-import { buildTestApp, openTestDatabase, type TestApp } from '../helpers/test-app.js';
+import { appNotingReads, readsOf, type TableRead } from '../helpers/table-reads.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { call200, defs, mcQuestion } from '../survey-definitions/definitions-helpers.js';
 import { importSurvey } from './engine-helpers.js';
 import { FormClient } from './form-client.js';
@@ -16,23 +16,16 @@ import { block, blockFlow, qsf, question } from './qsf-builder.js';
  * The app's database notes the table of every select, to count the graphics reads.
  */
 let t: TestApp;
-let drop: () => Promise<void>;
+let close: () => Promise<void>;
 let org: BootstrapResult;
 let reads: TableRead[];
 const graphicsReads = () => readsOf(reads, 'graphics');
 
 beforeAll(async () => {
-  const opened = await openTestDatabase();
-  drop = opened.drop;
-  const noting = notingReads(opened.database);
-  reads = noting.reads;
-  t = await buildTestApp({ database: noting.database });
+  ({ t, reads, close } = await appNotingReads());
   org = await t.newOrganization();
 });
-afterAll(async () => {
-  await t?.close();
-  await drop?.();
-});
+afterAll(() => close?.());
 
 const call = (method: string, url: string, body?: unknown) => call200(t, org.apiToken, method, url, body);
 const form = (surveyId: string) => `/jfe/form/${surveyId}`;

@@ -5,28 +5,21 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.service.js';
-import { notingReads, type TableRead } from '../helpers/table-reads.js';
-import { buildTestApp, openTestDatabase, type TestApp } from '../helpers/test-app.js';
+import { appNotingReads, type TableRead } from '../helpers/table-reads.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { engineFixture, importSurvey } from './engine-helpers.js';
 import { FormClient } from './form-client.js';
 
 let t: TestApp;
-let drop: () => Promise<void>;
+let close: () => Promise<void>;
 let org: BootstrapResult;
 let reads: TableRead[];
 
 beforeAll(async () => {
-  const opened = await openTestDatabase();
-  drop = opened.drop;
-  const noting = notingReads(opened.database);
-  reads = noting.reads;
-  t = await buildTestApp({ database: noting.database });
+  ({ t, reads, close } = await appNotingReads());
   org = await t.newOrganization();
 });
-afterAll(async () => {
-  await t?.close();
-  await drop?.();
-});
+afterAll(() => close?.());
 
 /** The reads of `surveys` and `engine_sessions` since `from`, as `ask surveys`, `answer engine_sessions` … */
 const pageReads = (from: number) =>

@@ -1,5 +1,6 @@
 import { type KyselyPlugin, SelectQueryNode, TableNode } from 'kysely';
 import type { Db } from '../../src/db/database.js';
+import { buildTestApp, openTestDatabase, type TestApp } from './test-app.js';
 
 /** One select as the database saw it: asked for (compiled and sent), or answered. */
 export interface TableRead {
@@ -40,3 +41,15 @@ export function notingReads(database: Db): { database: Db; reads: TableRead[] } 
 /** How many selects of `table` were asked for. */
 export const readsOf = (reads: readonly TableRead[], table: string): number =>
   reads.filter((read) => read.step === 'ask' && read.table === table).length;
+
+/** A test app on a fresh database that notes its reads (notingReads); `close` ends the app and drops the database. */
+export async function appNotingReads(): Promise<{ t: TestApp; reads: TableRead[]; close(): Promise<void> }> {
+  const opened = await openTestDatabase();
+  const noting = notingReads(opened.database);
+  const t = await buildTestApp({ database: noting.database });
+  const close = async () => {
+    await t.close();
+    await opened.drop();
+  };
+  return { t, reads: noting.reads, close };
+}
