@@ -5,6 +5,7 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/clock.js';
+import type { Queryable } from '../../src/deps.js';
 import { jobBlobKey } from '../../src/jobs/job-files.js';
 import type { JobWorker } from '../../src/jobs/job-runner.js';
 import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.service.js';
@@ -228,32 +229,57 @@ describe('progress (the job handler called directly)', () => {
     ignoredColumns: [],
   };
 
-  async function run(progress: ImportProgress) {
+  /** What a test does at a batch's checkpoint (in its transaction), and hears when a batch is prepared. */
+  interface Hooks {
+    checkpoint?(db: Queryable, percent: number, surveyId: string): Promise<void>;
+    prepared?(): void;
+  }
+
+  async function run(progress: ImportProgress, hooks: Hooks = {}) {
     const surveyId = await importSmallSurvey(t, org.apiToken);
     // The job reads its upload from the BlobStore, as stored by the API (response-imports.service.ts).
     const deps = { db: t.database.db, clock: t.clock, config: testConfig(), blobs: t.app.blobs };
     const file = jobBlobKey(org.brandId, 'uploads', `${surveyId}.upload`);
     await t.app.blobs.save(file, [Buffer.from(header + line(GOOD).repeat(4))]);
     const seen: number[] = [];
-    const result = await responseImportJob(deps, { batchRows: 1 }).run(
-      {
-        id: 'PGRS_progressTest001',
-        organizationId: org.brandId,
-        kind: RESPONSE_IMPORT_JOB,
-        payload: { surveyId, file, format: 'csv', decimalSeparator: '.' },
-        result: progress,
-        attempts: 1,
-      },
-      {
-        signal: new AbortController().signal,
-        now: () => t.clock.now(),
-        checkpoint: async (_db, percent) => {
-          seen.push(percent);
+    try {
+      const result = await responseImportJob(deps, { batchRows: 1 }).run(
+        {
+          id: 'PGRS_progressTest001',
+          organizationId: org.brandId,
+          kind: RESPONSE_IMPORT_JOB,
+          payload: { surveyId, file, format: 'csv', decimalSeparator: '.' },
+          result: progress,
+          attempts: 1,
         },
-      },
-    );
-    await t.app.blobs.remove(file);
-    return { seen, result: result as ImportProgress, surveyId };
+        {
+          signal: new AbortController().signal,
+          // The job takes a batch's time as it prepares the batch.
+          now: () => {
+            hooks.prepared?.();
+            return t.clock.now();
+          },
+          checkpoint: async (db, percent) => {
+            seen.push(percent);
+            await hooks.checkpoint?.(db, percent, surveyId);
+          },
+        },
+      );
+      return { seen, result: result as ImportProgress, surveyId };
+    } finally {
+      await t.app.blobs.remove(file);
+    }
+  }
+
+  /** The recorded labels of the survey's responses, in recorded order. */
+  async function labelsInOrder(surveyId: string): Promise<string[]> {
+    const rows = await t.database.db
+      .selectFrom('responses')
+      .select('labels')
+      .where('survey_id', '=', surveyId)
+      .orderBy('seq')
+      .execute();
+    return rows.map((row) => row.labels);
   }
 
   it('moves with every batch written, and stays below 100 until the job ends', async () => {
@@ -267,5 +293,70 @@ describe('progress (the job handler called directly)', () => {
     expect(seen).toEqual([75, 99]);
     expect(result).toMatchObject({ rowsDone: 4, added: 4 });
     expect(await responseCounts(surveyId)).toMatchObject({ generated: 2 });
+  });
+
+  it('prepares the next batch while this one is being written', async () => {
+    // Batch 1 holds its transaction open at its checkpoint until batch 2 has been prepared: a job that
+    // prepared a batch only after the one before it committed never gets there (bounded: 10 s).
+    let prepared = 0;
+    let second: () => void = () => undefined;
+    const secondPrepared = new Promise<void>((resolve) => {
+      second = resolve;
+    });
+    const { result } = await run(start, {
+      prepared: () => {
+        prepared++;
+        if (prepared === 2) second();
+      },
+      checkpoint: async (_db, percent) => {
+        if (percent !== 25) return;
+        const timeout = new Promise<string>((resolve) => setTimeout(resolve, 10_000, 'timed out'));
+        expect(await Promise.race([secondPrepared.then(() => 'prepared'), timeout])).toBe('prepared');
+      },
+    });
+    expect(result).toMatchObject({ rowsDone: 4, added: 4, failed: 0 });
+  });
+
+  it('lays a prepared batch out again when the survey changed before its transaction', async () => {
+    // Batch 1's transaction renames the choice the rows answer (a new version of the survey), after
+    // batch 2 was laid out on the old one: batch 2 and later carry the new label, batch 1 the old.
+    const { surveyId } = await run(start, {
+      checkpoint: async (db, percent, id) => {
+        if (percent !== 25) return;
+        const survey = await db
+          .selectFrom('surveys')
+          .select(['id', 'definition', 'version'])
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow();
+        expect(survey.definition).toContain('"Banana"');
+        await db
+          .updateTable('surveys')
+          .set({
+            definition: survey.definition.replace('"Banana"', '"Plantain"'),
+            version: survey.version + 1,
+          })
+          .where('id', '=', survey.id)
+          .execute();
+      },
+    });
+    const labels = await labelsInOrder(surveyId);
+    expect(labels).toHaveLength(4);
+    expect(
+      labels.map((text) => (text.includes('Plantain') ? 'new' : text.includes('Banana') ? 'old' : '?')),
+    ).toEqual(['old', 'new', 'new', 'new']);
+  });
+
+  it('ends at a batch that fails to be written: the batches before it stay, none after it is written', async () => {
+    const failure = new Error('the checkpoint of batch 2 fails');
+    let surveyId = '';
+    await expect(
+      run(start, {
+        checkpoint: async (_db, percent, id) => {
+          surveyId = id;
+          if (percent === 50) throw failure;
+        },
+      }),
+    ).rejects.toBe(failure);
+    expect(await labelsInOrder(surveyId)).toHaveLength(1);
   });
 });

@@ -58,6 +58,13 @@ function expectSameCells(before: string[][], after: string[][]) {
   const strip = (rows: string[][]) => rows.slice(3).map((row) => row.filter((_, i) => i !== id));
   expect(after).toHaveLength(before.length);
   expect(strip(after)).toEqual(strip(before));
+  // The ids the source holds are not taken again: each row got a new one.
+  const ids = (rows: string[][]) => rows.slice(3).map((row) => row[id] as string);
+  for (const [i, newId] of ids(after).entries()) {
+    expect(newId).toMatch(/^R_[A-Za-z0-9]{15}$/);
+    expect(ids(before)).not.toContain(newId);
+    expect(ids(after).indexOf(newId)).toBe(i);
+  }
 }
 
 async function roundTrip(options: Record<string, unknown>, importFields: Record<string, string> = {}) {

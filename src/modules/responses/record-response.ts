@@ -17,8 +17,9 @@ import {
   withDerivedAnswers,
 } from '../surveys/definition/response-values.js';
 import {
-  countTowardsQuotas,
+  addToQuotas,
   moveResponseCounts,
+  quotasMatched,
   type SurveyForResponses,
   surveyForResponses,
 } from '../surveys/survey-responses.service.js';
@@ -130,12 +131,37 @@ export async function recordManyForSurvey(
   survey: SurveyForResponses,
   inputs: readonly CompletedResponseInput[],
 ): Promise<RecordedResponse[]> {
-  if (inputs.length === 0) return [];
-  // A caller's own id is kept; the others are drawn together (newIds), as many as are missing.
+  return writePreparedResponses(trx, scope, survey, prepareResponses(scope, survey, inputs));
+}
+
+/**
+ * recordManyForSurvey's first half, which reads and writes nothing: each response checked and laid out on
+ * `survey` (its row, and the quotas whose condition it meets). A caller's own id is kept; the others are
+ * drawn together, as many as are missing. A response import prepares its next batch with it while the
+ * batch before is being written (response-import.job.ts).
+ */
+export function prepareResponses(
+  scope: Scope,
+  survey: SurveyForResponses,
+  inputs: readonly CompletedResponseInput[],
+): PreparedResponse[] {
   const newResponseIds = newIds('R', inputs.filter((input) => input.responseId === undefined).length);
-  const prepared = inputs.map((input) =>
+  return inputs.map((input) =>
     prepareResponse(scope, survey, input, input.responseId ?? (newResponseIds.pop() as string)),
   );
+}
+
+/**
+ * recordManyForSurvey's second half: writes responses prepared on `survey` (prepareResponses, on the
+ * definition this transaction read), with a statement per step.
+ */
+export async function writePreparedResponses(
+  trx: Queryable,
+  scope: Scope,
+  survey: SurveyForResponses,
+  prepared: readonly PreparedResponse[],
+): Promise<RecordedResponse[]> {
+  if (prepared.length === 0) return [];
   // Drawn under the survey's recording lock, shared (surveyForResponses): decision 0012.
   const seqs = await dialectOf(trx).nextSequenceValues(trx, RESPONSE_SEQUENCE, prepared.length);
   await insertResponses(
@@ -143,32 +169,26 @@ export async function recordManyForSurvey(
     prepared.map(({ row }, i) => ({ ...row, seq: seqs[i] as number })),
   ).catch((error: unknown) => {
     // The unique index on session_id, in the insert itself: an engine session is recorded once.
-    const session = inputs.find((input) => input.sessionId)?.sessionId;
+    const session = prepared.find(({ input }) => input.sessionId)?.input.sessionId;
     if (session && isUniqueViolation(error))
       throw ApiError.of('FW_RSP_2', `Session ${session} has already been recorded.`);
     throw error;
   });
-  const quotas = await countTowardsQuotas(
+  await addToQuotas(
     trx,
     scope,
     survey,
-    prepared.map(({ values }) => values),
+    prepared.map(({ quotas }) => quotas),
     1,
   );
   const topic = completedResponseTopic(survey.id);
   await recordEvents(
     trx,
     scope,
-    inputs.flatMap((input, i) =>
+    prepared.flatMap(({ input, responseId }) =>
       input.emitEvent === false
         ? []
-        : [
-            {
-              topic,
-              payload: completionPayload(prepared[i]?.responseId as string, survey.id, input, input.now),
-              now: input.now,
-            },
-          ],
+        : [{ topic, payload: completionPayload(responseId, survey.id, input, input.now), now: input.now }],
     ),
   );
   // The owner's counts go to one stripe of their counter, at random (decision 0015): recordings of one
@@ -176,13 +196,16 @@ export async function recordManyForSurvey(
   const auditable = prepared.filter(({ row }) => isAuditable(row.status)).length;
   const delta = { auditable, generated: prepared.length - auditable };
   await moveResponseCounts(trx, scope, survey, delta);
-  return prepared.map(({ responseId }, i) => ({ responseId, quotas: quotas[i] ?? [] }));
+  return prepared.map(({ responseId, quotas }) => ({ responseId, quotas }));
 }
 
-interface PreparedResponse {
+/** A response checked and laid out on a survey's definition (prepareResponses); nothing written yet. */
+export interface PreparedResponse {
+  input: CompletedResponseInput;
   responseId: string;
-  values: Record<string, unknown>;
   row: Omit<Insertable<ResponsesTable>, 'seq'> & { status: number };
+  /** The quotas whose condition the response meets. */
+  quotas: string[];
 }
 
 /** The row of one response, checked (ResponseEventContext) and laid out; nothing written yet. */
@@ -239,7 +262,7 @@ function prepareResponse(
     embedded_data: toJson(embedded),
     updated_at: isoSeconds(now),
   };
-  return { responseId, values, row };
+  return { input, responseId, row, quotas: quotasMatched(survey, values) };
 }
 
 /** The response's metadata values (COMPAT.md "Responses"), then the caller's extra ones. */

@@ -24,6 +24,11 @@ export interface SurveyForResponses {
    * first. A response recorded with this survey keeps it (`responses.survey_version`).
    */
   definitionVersion: number;
+  /**
+   * The `surveys.version` of the compiled definition these keys come from: it moves with every change of
+   * the definition, so two reads with the same version have the same definition (compiled-survey.ts).
+   */
+  version: number;
   /** The published version (`survey_versions.id`, the real service's `versionID`); null before the first. */
   publishedVersionId: string | null;
   /** The compiled version's value keys by question, for the quotas' facts (recorded-facts.ts). */
@@ -65,6 +70,7 @@ export async function surveyForResponses(
     questions: compiled.questions,
     quotas: compiled.quotas,
     definitionVersion: compiled.definitionVersion,
+    version: compiled.version,
     publishedVersionId: compiled.publishedVersionId,
     questionKeys: compiled.questionKeys,
   };
@@ -120,16 +126,27 @@ export async function countTowardsQuotas(
   valuesList: readonly Record<string, unknown>[],
   delta: 1 | -1,
 ): Promise<string[][]> {
-  if (survey.quotas.length === 0) return valuesList.map(() => []);
   const matched = valuesList.map((values) => quotasMatched(survey, values));
-  const counts = new Map<string, number>();
-  for (const id of matched.flat()) counts.set(id, (counts.get(id) ?? 0) + 1);
-  for (const [id, count] of counts) await store.addQuotaCounts(db, scope, survey.id, [id], delta * count);
+  await addToQuotas(db, scope, survey, matched, delta);
   return matched;
 }
 
-/** The quotas whose condition a response's values meet. */
-function quotasMatched(survey: SurveyForResponses, values: Record<string, unknown>): string[] {
+/** Counts responses towards (delta 1) or takes them back from (-1) the quotas each matched: one update per quota. */
+export async function addToQuotas(
+  db: Queryable,
+  scope: Scope,
+  survey: { id: string },
+  matched: readonly string[][],
+  delta: 1 | -1,
+): Promise<void> {
+  const counts = new Map<string, number>();
+  for (const id of matched.flat()) counts.set(id, (counts.get(id) ?? 0) + 1);
+  for (const [id, count] of counts) await store.addQuotaCounts(db, scope, survey.id, [id], delta * count);
+}
+
+/** The quotas whose condition a response's values meet (nothing read when the survey has none). */
+export function quotasMatched(survey: SurveyForResponses, values: Record<string, unknown>): string[] {
+  if (survey.quotas.length === 0) return [];
   const facts = recordedFacts(values, survey.questions, survey.questionKeys);
   return survey.quotas.filter((q) => evaluateLogic(q.condition, facts)).map((q) => q.id);
 }
