@@ -26,8 +26,12 @@ import {
 import { matchFileHeader } from './import-header.js';
 import { ERRORS_KEPT, type ImportPayload, type ImportProgress } from './response-imports.service.js';
 
-/** Responses written per transaction (and per progress checkpoint), unless told otherwise. */
-export const BATCH_ROWS = 200;
+/**
+ * Responses written per transaction (and per progress checkpoint), unless told otherwise. A transaction's
+ * own statements (a dozen round trips on PostgreSQL) are spread over 500 rows: 100,000 rows imported in
+ * 7.4–7.8 s against 8.8–9.0 s with 200 (issue 20).
+ */
+export const BATCH_ROWS = 500;
 
 /**
  * The response import job. It reads the whole file once first (counting its responses, so progress is
