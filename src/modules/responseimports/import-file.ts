@@ -17,11 +17,16 @@ export interface ImportRecord {
   cells: string[];
 }
 
-/** Files from other tools: rows of any length (told apart later, per row) and a record up to 16 MiB. */
+/**
+ * Files from other tools: rows of any length (told apart later, per row) and a record up to 16 MiB. Read
+ * 16 KiB at a time: the parser turns a chunk into records in one go, and the batch being written waits
+ * for it (100,000 rows on PostgreSQL: 7.4–7.8 s against 7.8–8.4 s with 256 KiB chunks).
+ */
 const dialectOf = (format: ImportFormat): CsvDialect => ({
   delimiter: format === 'tsv' ? '\t' : ',',
   maxRecordBytes: 16 * 1024 * 1024,
   lenient: true,
+  chunkBytes: 16 * 1024,
 });
 
 /** Every record of the file, header rows included; `onBytes` hears how far reading has come. */
