@@ -310,8 +310,13 @@ describe('progress (the job handler called directly)', () => {
       },
       checkpoint: async (_db, percent) => {
         if (percent !== 25) return;
-        const timeout = new Promise<string>((resolve) => setTimeout(resolve, 10_000, 'timed out'));
-        expect(await Promise.race([secondPrepared.then(() => 'prepared'), timeout])).toBe('prepared');
+        let timer: NodeJS.Timeout | undefined;
+        const timeout = new Promise<string>((resolve) => {
+          timer = setTimeout(resolve, 10_000, 'timed out');
+        });
+        const first = await Promise.race([secondPrepared.then(() => 'prepared'), timeout]);
+        clearTimeout(timer);
+        expect(first).toBe('prepared');
       },
     });
     expect(result).toMatchObject({ rowsDone: 4, added: 4, failed: 0 });
