@@ -30,7 +30,7 @@ import {
   stopNode,
   summarise,
   type Window,
-} from './scale-out-nodes.js';
+} from './serve-nodes.js';
 import {
   createActiveSurvey,
   openBenchDatabase,

@@ -14,9 +14,9 @@
  * as `performance.timeOrigin + performance.now()` in both processes. Each message carries an HMAC and is
  * AES-256 encrypted, as in the event bench.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
@@ -29,6 +29,7 @@ import { createDatabase, type Db, migrateToLatest, SCHEMA_CHANGE_LOCK } from '..
 import { completedResponseTopic } from '../src/events/topics.js';
 import { bootstrapOrganization } from '../src/modules/organizations/bootstrap.service.js';
 import type { BenchResult } from './run.js';
+import { cpuSeconds, type Node, startNode, stopNode } from './serve-nodes.js';
 import type { ProducerSpec, ProducerStep, StepResult } from './webhooks.child.js';
 
 const RATE = 400;
@@ -131,46 +132,6 @@ async function openStorage(engine: 'sqlite' | 'postgres') {
   return { database, env, where, drop };
 }
 
-/** `fieldwork serve --role worker` from the sources; resolves once it listens. */
-function startWorker(env: Record<string, string>): Promise<ChildProcess> {
-  const args = ['--import', 'tsx', 'src/main.ts', 'serve', '--role', 'worker', '--port', '0'];
-  const child = spawn(process.execPath, [...args, '--allow-private-targets', '--log-level', 'warn'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk;
-      if (/listening on/.test(output)) resolve(child);
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', (chunk: Buffer) => {
-      output += chunk;
-    });
-    child.on('exit', (code) => reject(new Error(`the worker exited with ${code}:\n${output}`)));
-  });
-}
-
-function stopWorker(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.on('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
-
-/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
-function cpuSeconds(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return Number.NaN;
-  }
-}
-
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? Number.NaN;
 
@@ -221,7 +182,7 @@ async function runEngine(engine: 'sqlite' | 'postgres'): Promise<string[]> {
   const { database } = storage;
   const fast = await startReceiver(FAST_MS);
   const slow = await startReceiver(SLOW_MS);
-  let worker: ChildProcess | undefined;
+  let worker: Node | undefined;
   let closed = false;
   try {
     await migrateToLatest(database.db);
@@ -231,7 +192,9 @@ async function runEngine(engine: 'sqlite' | 'postgres'): Promise<string[]> {
     // Only the worker and the producer touch the database from here on.
     await database.close();
     closed = true;
-    worker = await startWorker(storage.env);
+    // Deliveries only: its log is kept to warnings, in the storage's data directory.
+    const log = join(storage.where.dataDir, 'worker.log');
+    worker = await startNode('worker', 'worker', storage.env, log, ['--log-level', 'warn']);
     const { where } = storage;
 
     const cpuAtStart = cpuSeconds(worker.pid);
@@ -276,7 +239,7 @@ async function runEngine(engine: 'sqlite' | 'postgres'): Promise<string[]> {
       `  worker CPU over the three: ${totalCpu.toFixed(1)} s for ${one.committed.size + BURST + BACKLOG + mixed.committed.size} deliveries`,
     ];
   } finally {
-    if (worker) await stopWorker(worker);
+    if (worker) await stopNode(worker);
     await fast.close();
     await slow.close();
     if (!closed) await database.close();

@@ -1,8 +1,9 @@
 /**
- * The processes of the scale-out benchmark and what it reads about them: Fieldwork nodes started as
- * `fieldwork serve --role api|worker` from the sources (tsx), a webhook receiver on 127.0.0.1 for the
- * worker's deliveries, CPU time from /proc (Linux), and PostgreSQL's pg_stat_activity sampled while the
- * load runs (wait events of the bench's backends, and their CPU time).
+ * The processes of the benchmarks that run Fieldwork as a deployment does (scale-out, webhooks) and what
+ * they read about them: nodes started as `fieldwork serve --role api|worker` from the sources (tsx), a
+ * webhook receiver on 127.0.0.1 for the worker's deliveries, CPU time from /proc (Linux), and
+ * PostgreSQL's pg_stat_activity sampled while the load runs (wait events of the bench's backends, and
+ * their CPU time).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
@@ -26,13 +27,15 @@ export interface Node {
 
 /**
  * `fieldwork serve --role <role>` on a free loopback port, its output (the start lines, then a log line a
- * request, as a serving node writes them) into `log`; resolves once it listens.
+ * request, as a serving node writes them) into `log`; resolves once it listens. `extraArgs` go after
+ * the bench's own (`--log-level warn`, say).
  */
 export async function startNode(
   name: string,
   role: 'api' | 'worker',
   env: Record<string, string>,
   log: string,
+  extraArgs: readonly string[] = [],
 ): Promise<Node> {
   const out = openSync(log, 'a');
   const args = [
@@ -47,11 +50,15 @@ export async function startNode(
     '--host',
     '127.0.0.1',
   ];
-  const child = spawn(process.execPath, [...args, '--rate-limit', '0', '--allow-private-targets'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-    stdio: ['ignore', out, out],
-  });
+  const child = spawn(
+    process.execPath,
+    [...args, '--rate-limit', '0', '--allow-private-targets', ...extraArgs],
+    {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      stdio: ['ignore', out, out],
+    },
+  );
   closeSync(out);
   const node = { name, child, pid: child.pid ?? 0, log };
   for (let waited = 0; waited < 60_000; waited += 100) {
