@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import type { Db } from '../src/db/database.js';
+import { serveFromSources } from '../test/helpers/serve-args.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLOCK_TICKS = 100;
@@ -38,27 +39,12 @@ export async function startNode(
   extraArgs: readonly string[] = [],
 ): Promise<Node> {
   const out = openSync(log, 'a');
-  const args = [
-    '--import',
-    'tsx',
-    'src/main.ts',
-    'serve',
-    '--role',
-    role,
-    '--port',
-    '0',
-    '--host',
-    '127.0.0.1',
-  ];
-  const child = spawn(
-    process.execPath,
-    [...args, '--rate-limit', '0', '--allow-private-targets', ...extraArgs],
-    {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-      stdio: ['ignore', out, out],
-    },
-  );
+  const args = serveFromSources(role, '--host', '127.0.0.1', '--rate-limit', '0', '--allow-private-targets');
+  const child = spawn(process.execPath, [...args, ...extraArgs], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    stdio: ['ignore', out, out],
+  });
   closeSync(out);
   const node = { name, child, pid: child.pid ?? 0, log };
   for (let waited = 0; waited < 60_000; waited += 100) {

@@ -11,6 +11,7 @@ import { importSurvey } from '../engine/engine-helpers.js';
 import { openCliStorage } from '../events/cli-storage.js';
 import { freshStorageEnv, type StartedServer, startCli } from '../helpers/cli.js';
 import { pollUntil } from '../helpers/poll.js';
+import { serveFromSources } from '../helpers/serve-args.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import { MESSAGE, ONE_QUESTION } from './distribution-helpers.js';
 import { insertListContacts } from './list-contacts-fixture.js';
@@ -44,18 +45,7 @@ const SECRET_KEY = randomBytes(32).toString('hex');
 async function startWorker(): Promise<StartedServer> {
   const data = mkdtempSync(join(tmpdir(), 'fieldwork-mail-worker-'));
   dataDirs.push(data);
-  const args = [
-    '--import',
-    'tsx',
-    'src/main.ts',
-    'serve',
-    '--role',
-    'worker',
-    '--port',
-    '0',
-    '--log-level',
-    'warn',
-  ];
+  const args = serveFromSources('worker', '--log-level', 'warn');
   // On SQLite the worker shares the test's data directory (its database file); on PostgreSQL, the schema.
   if (storage.env.DATABASE_URL) args.push('--data', data);
   const node = await startCli(process.execPath, args, {

@@ -14,6 +14,7 @@ import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.
 import { openCliStorage } from '../events/cli-storage.js';
 import { freshStorageEnv, type StartedServer, startCli } from '../helpers/cli.js';
 import { responseRow } from '../helpers/factories.js';
+import { serveFromSources } from '../helpers/serve-args.js';
 import { buildTestApp, type TestApp, testConfig } from '../helpers/test-app.js';
 import { importSmallSurvey } from '../surveys/survey-helpers.js';
 
@@ -48,8 +49,7 @@ const SECRET_KEY = randomBytes(32).toString('hex');
 async function startNode(role: 'api' | 'worker'): Promise<StartedServer> {
   const data = mkdtempSync(join(tmpdir(), `fieldwork-${role}-`));
   dataDirs.push(data);
-  const args = ['--import', 'tsx', 'src/main.ts', 'serve', '--role', role, '--port', '0'];
-  args.push('--data', data, '--blob-store', 'database', '--log-level', 'warn');
+  const args = serveFromSources(role, '--data', data, '--blob-store', 'database', '--log-level', 'warn');
   const node = await startCli(process.execPath, args, nodeEnv());
   if (role === 'worker') workers.add(node);
   return node;

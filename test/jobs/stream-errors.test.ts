@@ -7,6 +7,7 @@ import { openCliStorage } from '../events/cli-storage.js';
 import { waitForExport } from '../exports/exports-helpers.js';
 import { freshStorageEnv, type StartedServer, startCli } from '../helpers/cli.js';
 import { responseRow } from '../helpers/factories.js';
+import { serveFromSources } from '../helpers/serve-args.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import { unzip } from '../helpers/zip.js';
 import { importSmallSurvey } from '../surveys/survey-helpers.js';
@@ -44,11 +45,7 @@ beforeAll(async () => {
   const queued = await startExport();
   rmSync(blobDirectory(apiDir), { recursive: true, force: true });
   writeFileSync(blobDirectory(apiDir), 'not a directory');
-  worker = await startCli(
-    process.execPath,
-    ['--import', 'tsx', 'src/main.ts', 'serve', '--role', 'worker', '--port', '0', '--log-level', 'warn'],
-    storage.env,
-  );
+  worker = await startCli(process.execPath, serveFromSources('worker', '--log-level', 'warn'), storage.env);
   pending = queued;
 }, 180_000);
 afterAll(async () => {
