@@ -198,17 +198,8 @@ function takeable(run: RunnableSurvey | undefined, reply: FastifyReply): Runnabl
   return run;
 }
 
-/** The survey of the link when it may be taken; otherwise the reply (not found, closed) is sent. */
-async function openSurvey(
-  deps: Deps,
-  surveyId: string,
-  reply: FastifyReply,
-): Promise<RunnableSurvey | undefined> {
-  return takeable(await linkSurvey(deps, surveyId), reply);
-}
-
 /**
- * The survey of the link (as openSurvey) and the session the request's cookie names, read side by side:
+ * The survey of the link (linkSurvey, takeable) and the session the request's cookie names, read side by side:
  * on PostgreSQL the two reads wait on the database together instead of one after the other. Nothing is
  * sent before both have answered, so a failed read is the request's one error reply.
  */
@@ -253,7 +244,7 @@ async function openIndividualLink(
   reply: FastifyReply,
 ) {
   const { surveyId, token = '' } = request.params;
-  const run = await openSurvey(deps, surveyId, reply);
+  const run = takeable(await linkSurvey(deps, surveyId), reply);
   if (!run) return reply;
   const outcome = await sessionForLink(deps, run, token, visitorOf(request));
   if (outcome.kind === 'invalid')
