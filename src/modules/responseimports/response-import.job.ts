@@ -99,13 +99,14 @@ async function runImport(
   if (progress.rowsDone === 0) await context.checkpoint(deps.db, 0, progress);
   const resumeAfter = progress.rowsDone;
   // A batch is prepared on the survey as the last transaction read it (writeBatch checks it again).
-  let survey = await surveyForResponses(deps.db, scope, payload.surveyId);
+  const first = await surveyForResponses(deps.db, scope, payload.surveyId);
+  if (!first) throw new JobFailure('The survey was deleted.');
+  let survey = first;
   // Two batches at most are in hand: the one being written and the next, prepared meanwhile (decoded and
   // laid out while the database works on the first). They are written one after the other, in order.
   let writing: Promise<void> = Promise.resolve();
   let batch: ImportRecord[] = [];
   const flush = async () => {
-    if (!survey) throw new JobFailure('The survey was deleted.');
     const prepared = await prepareBatch(scope, survey, payload, header, batch, context.now(), true);
     batch = [];
     await writing;
