@@ -7,6 +7,8 @@ export interface TableRead {
   step: 'ask' | 'answer';
   /** The first table the select reads from. */
   table: string;
+  /** An answer's rows: the very array the caller gets (Kysely hands it on as the driver made it). */
+  rows?: readonly unknown[];
 }
 
 /**
@@ -30,7 +32,7 @@ export function notingReads(database: Db): { database: Db; reads: TableRead[] } 
       const table = asked.get(queryId);
       if (table !== undefined) {
         asked.delete(queryId);
-        reads.push({ step: 'answer', table });
+        reads.push({ step: 'answer', table, rows: result.rows });
       }
       return result;
     },
