@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, FileChooser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.service.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
@@ -158,6 +158,11 @@ describe('every question type, accessible', () => {
     context.setDefaultTimeout(10_000);
     try {
       const page = await context.newPage();
+      // Listening before the page opens: Playwright starts intercepting file choosers when the first
+      // listener is added, and a chooser opened before that interception reaches the browser is never
+      // reported (a race under load when the listener is added together with the key press).
+      const choosers: FileChooser[] = [];
+      page.on('filechooser', (chooser) => choosers.push(chooser));
       const focused = () =>
         page.evaluate(() => {
           const el = document.activeElement as HTMLInputElement;
@@ -213,7 +218,9 @@ describe('every question type, accessible', () => {
       await page.keyboard.type('ada@example.org');
       await press(...Array<string>(6).fill('Tab'));
       expect(await focused()).toBe('input QID72_FILE');
-      const [chooser] = await Promise.all([page.waitForEvent('filechooser'), press('Space')]);
+      await press('Space');
+      await expect.poll(() => choosers.length, { timeout: 10_000 }).toBe(1);
+      const [chooser] = choosers as [FileChooser];
       await chooser.setFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('notes') });
       await press('Tab');
       expect(await focused()).toBe('input QID73_SIGNED_NAME');
