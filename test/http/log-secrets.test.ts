@@ -56,13 +56,14 @@ describe('the request log', () => {
     expect((await new FormClient(t).get(`/jfe/form/${surveyId}/l/${unknown}`)).status).toBe(404);
     expect((await new FormClient(t).get(`/jfe/form/${surveyId}?access_token=${unknown}x`)).status).toBe(200);
 
-    const lines = logLines();
-    const text = lines.join('\n');
+    // A request's line is written once its response has gone (onResponse), which can be after inject
+    // answers: the lines of the three requests are waited for, then the whole log is searched.
+    const urls = () => logLines().map((line) => JSON.parse(line).url as string | undefined);
+    await expect.poll(urls, { timeout: 5_000 }).toContain(`/jfe/form/${surveyId}/l/[redacted]`);
+    await expect.poll(urls, { timeout: 5_000 }).toContain(`/jfe/form/${surveyId}?access_token=[redacted]`);
+    const text = logLines().join('\n');
     expect(text).not.toContain(link.token);
     expect(text).not.toContain(unknown);
-    const urls = lines.map((line) => JSON.parse(line).url).filter(Boolean);
-    expect(urls).toContain(`/jfe/form/${surveyId}/l/[redacted]`);
-    expect(urls).toContain(`/jfe/form/${surveyId}?access_token=[redacted]`);
   });
 
   it("redacts the URL in Fastify's own lines too: the default error handler's req and route-not-found", async () => {
