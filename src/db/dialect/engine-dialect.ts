@@ -68,6 +68,13 @@ export interface EngineDialect {
   /** How long a batched writer waits to gather a batch: a commit costs more on a server than in-process. */
   readonly writeBatchDelayMs: number;
 
+  /**
+   * Whether the engine does its work on the event loop's thread (SQLite: in-process and synchronous). Work
+   * meant to overlap the database's then needs a thread of its own (a response import's reader, decision
+   * 0017); beside PostgreSQL, which works in its own process, it overlaps from the event loop.
+   */
+  readonly worksOnEventLoop: boolean;
+
   /** The schema tables live in (PostgreSQL's current schema; SQLite has none). */
   currentSchema(db: Kysely<AnyDatabase>): Promise<string | undefined>;
 

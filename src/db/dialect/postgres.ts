@@ -71,6 +71,8 @@ export const binaryType = 'bytea';
 
 export const writeBatchDelayMs = 50;
 
+export const worksOnEventLoop = false;
+
 export const currentSchema: EngineDialect['currentSchema'] = async (db) => {
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
   return rows[0]?.schema;

@@ -68,6 +68,8 @@ export const binaryType = 'blob';
 
 export const writeBatchDelayMs = 10;
 
+export const worksOnEventLoop = true;
+
 export const currentSchema: EngineDialect['currentSchema'] = async () => undefined;
 
 export function isUniqueViolation(error: unknown): boolean {

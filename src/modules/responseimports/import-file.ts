@@ -6,6 +6,11 @@ import { type CsvDialect, readCsvRecords, UnreadableFileError } from '../../file
 
 export { UnreadableFileError };
 
+/** Whether reading failed because the file (or a directory on its path) is not there. */
+export function isFileGone(error: unknown): boolean {
+  return (error as { code?: unknown } | null | undefined)?.code === 'ENOENT';
+}
+
 export type ImportFormat = 'csv' | 'tsv' | 'csv2013';
 
 /** Header rows of the export layouts: csv/tsv have names, texts, ImportIds; csv2013 names and texts. */

@@ -1,4 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { dialectOf } from '../../db/dialect/index.js';
 import { fromJson } from '../../db/json.js';
 import type { Scope } from '../../db/scope.js';
 import type { Deps } from '../../deps.js';
@@ -14,16 +15,11 @@ import {
 import type { QsfDocument } from '../surveys/definition/qsf.js';
 import { type SurveyForResponses, surveyForResponses } from '../surveys/survey-responses.service.js';
 import { findSurveyInScope } from '../surveys/surveys.service.js';
-import { decodeRow } from './import-cells.js';
+import { type PreparedBatch, prepareRows } from './import-batches.js';
 import { type HeaderMatch, ImportHeaderError } from './import-columns.js';
-import {
-  countImportRecords,
-  type ImportRecord,
-  readHeaderRows,
-  readImportRecords,
-  UnreadableFileError,
-} from './import-file.js';
+import { isFileGone, readHeaderRows, UnreadableFileError } from './import-file.js';
 import { matchFileHeader } from './import-header.js';
+import { openImportReader } from './import-thread.js';
 import { ERRORS_KEPT, type ImportPayload, type ImportProgress } from './response-imports.service.js';
 
 /**
@@ -34,12 +30,12 @@ import { ERRORS_KEPT, type ImportPayload, type ImportProgress } from './response
 export const BATCH_ROWS = 500;
 
 /**
- * The response import job. It reads the whole file once first (counting its responses, so progress is
- * honest, and so a file that cannot be read fails before anything is written), then streams it again
- * and records a batch of responses per transaction with its checkpoint: a restarted job resumes after
- * the last batch that committed. While a batch is written the next is prepared (decoded, laid out), so
- * on PostgreSQL our work and the database's overlap. A row that cannot be imported fails alone, with its
- * reason.
+ * The response import job. The file is read whole once first (counting its responses, so progress is
+ * honest, and so a file that cannot be read fails before anything is written), then again, a batch at a
+ * time, and each batch's responses are recorded in one transaction with its checkpoint: a restarted job
+ * resumes after the last batch that committed. Reading, decoding and laying out are the reader's
+ * (import-thread.ts), which lays out the next batch while this one is written (decision 0017). A row that
+ * cannot be imported fails alone, with its reason.
  */
 export function responseImportJob(deps: Deps, options: { batchRows?: number } = {}): JobHandler {
   const batchRows = options.batchRows ?? BATCH_ROWS;
@@ -63,7 +59,7 @@ async function fileOrFail<T>(read: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (error instanceof UnreadableFileError || error instanceof ImportHeaderError)
       throw new JobFailure(error.message);
-    if ((error as { code?: string }).code === 'ENOENT' || error instanceof BlobNotFoundError)
+    if (isFileGone(error) || error instanceof BlobNotFoundError)
       throw new JobFailure('The import file is gone; upload it again.');
     throw error;
   }
@@ -75,12 +71,15 @@ async function importColumns(
   scope: Scope,
   payload: ImportPayload,
   path: string,
-): Promise<HeaderMatch> {
+): Promise<{ header: HeaderMatch; doc: QsfDocument; headerRows: string[][] }> {
   const survey = await findSurveyInScope(deps.db, scope, payload.surveyId);
   if (!survey) throw new JobFailure('The survey was deleted.');
   const doc = fromJson<QsfDocument>(survey.definition);
-  const rows = await fileOrFail(() => readHeaderRows(path, payload.format));
-  return fileOrFail(async () => matchFileHeader(doc, rows, payload.format, payload.surveyId));
+  const headerRows = await fileOrFail(() => readHeaderRows(path, payload.format));
+  const header = await fileOrFail(async () =>
+    matchFileHeader(doc, headerRows, payload.format, payload.surveyId),
+  );
+  return { header, doc, headerRows };
 }
 
 async function runImport(
@@ -92,98 +91,53 @@ async function runImport(
 ): Promise<ImportProgress> {
   const payload = job.payload as ImportPayload;
   const scope = { organizationId: job.organizationId };
-  const header = await importColumns(deps, scope, payload, path);
-  const rowsTotal = await fileOrFail(() => countImportRecords(path, payload.format));
-  if (rowsTotal === 0) throw new JobFailure('The file holds no responses after its header rows.');
-  let progress: ImportProgress = { ...(job.result as ImportProgress), rowsTotal };
-  if (progress.rowsDone === 0) await context.checkpoint(deps.db, 0, progress);
-  const resumeAfter = progress.rowsDone;
+  const { header, doc, headerRows } = await importColumns(deps, scope, payload, path);
   // A batch is prepared on the survey as the last transaction read it (writeBatch checks it again).
   const first = await surveyForResponses(deps.db, scope, payload.surveyId);
   if (!first) throw new JobFailure('The survey was deleted.');
   let survey = first;
-  // Two batches at most are in hand: the one being written and the next, prepared meanwhile (decoded and
-  // laid out while the database works on the first). They are written one after the other, in order.
-  let writing: Promise<void> = Promise.resolve();
-  let batch: ImportRecord[] = [];
-  const flush = async () => {
-    const prepared = await prepareBatch(scope, survey, payload, header, batch, context.now(), true);
-    batch = [];
-    await writing;
-    writing = writeBatch(deps, context, scope, payload, header, progress, prepared).then((written) => {
-      ({ progress, survey } = written);
-    });
-    // Its failure is met by the next flush, or at the end.
-    writing.catch(() => undefined);
-    // A turn of the event loop between batches, so requests never wait behind a run of them (issue 19 item 8).
-    await nextTurn();
-  };
+  let progress = job.result as ImportProgress;
+  const { surveyId, decimalSeparator } = payload;
+  // The file is read, and each batch decoded and laid out, by the import's reader: on a thread of its own
+  // beside SQLite, on the event loop beside PostgreSQL (decision 0017).
+  const place = dialectOf(deps.db).worksOnEventLoop ? 'thread' : 'event loop';
+  const reader = openImportReader(
+    {
+      path,
+      format: payload.format,
+      payload: { surveyId, decimalSeparator },
+      scope,
+      doc,
+      headerRows,
+      resumeAfter: progress.rowsDone,
+      batchRows,
+    },
+    place,
+  );
   try {
-    for await (const record of readImportRecords(path, payload.format)) {
-      if (record.row <= resumeAfter) continue;
-      batch.push(record);
-      if (batch.length >= batchRows) await flush();
+    const rowsTotal = await fileOrFail(() => reader.rowsTotal);
+    if (rowsTotal === 0) throw new JobFailure('The file holds no responses after its header rows.');
+    progress = { ...progress, rowsTotal };
+    if (progress.rowsDone === 0) await context.checkpoint(deps.db, 0, progress);
+    // Two batches at most are in hand: the one being written and the next, laid out meanwhile by the
+    // reader. They are written one after the other, in order.
+    const nextBatch = () => {
+      const asked = reader.next(context.now(), survey);
+      // Met by the loop below; a failure of the batch being written ends the job first.
+      asked.catch(() => undefined);
+      return asked;
+    };
+    let next = nextBatch();
+    for (let batch = await fileOrFail(() => next); batch; batch = await fileOrFail(() => next)) {
+      next = nextBatch();
+      ({ progress, survey } = await writeBatch(deps, context, scope, payload, header, progress, batch));
+      // A turn of the event loop between batches, so requests never wait behind a run of them (issue 19 item 8).
+      await nextTurn();
     }
-    if (batch.length > 0) await flush();
-    await writing;
   } finally {
-    // A batch being written when reading the file fails is let finish (or fail) before the job ends.
-    await writing.catch(() => undefined);
+    await reader.close();
   }
   return progress;
-}
-
-/** Rows prepared per turn of the event loop, so the batch being written meanwhile goes on between them. */
-const PREPARE_SLICE = 5;
-
-/** One row of a prepared batch: its reason to fail, or the response laid out for it. */
-type PreparedRow =
-  | { row: number; reason: string }
-  | { row: number; fileId?: string; response: PreparedResponse };
-
-interface PreparedBatch {
-  /** The survey the batch was laid out on. */
-  survey: SurveyForResponses;
-  /** The file's records, kept to prepare them again should the survey change before they are written. */
-  records: readonly ImportRecord[];
-  rows: PreparedRow[];
-  /** When the batch is recorded: one instant for the whole batch. */
-  now: Date;
-}
-
-/**
- * A batch decoded and laid out on `survey` (prepareResponses): nothing is read or written. A response
- * keeps the file's id for now; writeBatch, which sees which ids are in use, decides. `sliced`: a turn of
- * the event loop every PREPARE_SLICE rows.
- */
-async function prepareBatch(
-  scope: Scope,
-  survey: SurveyForResponses,
-  payload: ImportPayload,
-  header: HeaderMatch,
-  records: readonly ImportRecord[],
-  now: Date,
-  sliced: boolean,
-): Promise<PreparedBatch> {
-  const rows: PreparedRow[] = [];
-  for (const [i, { row, cells }] of records.entries()) {
-    if (sliced && i > 0 && i % PREPARE_SLICE === 0) await nextTurn();
-    const decoded = decodeRow(survey, header.columns, header.width, cells, payload);
-    if ('reason' in decoded) {
-      rows.push({ row, reason: decoded.reason });
-      continue;
-    }
-    // The decoded row is this batch's own: completed in place, not copied.
-    const fileId = decoded.responseId;
-    const input = Object.assign(decoded.input, fileId ? { responseId: fileId } : {}, {
-      surveyId: payload.surveyId,
-      now,
-      emitEvent: false,
-    });
-    const [response] = prepareResponses(scope, survey, [input]);
-    rows.push({ row, fileId, response: response as PreparedResponse });
-  }
-  return { survey, records, rows, now };
 }
 
 /**
@@ -208,10 +162,10 @@ async function writeBatch(
     const locked = await surveyForResponses(trx, scope, payload.surveyId);
     if (!locked) throw new JobFailure('The survey was deleted.');
     // The survey changed since the batch was laid out: laid out again, on the survey as locked.
-    const { rows } =
+    const rows =
       locked.version === batch.survey.version
-        ? batch
-        : await prepareBatch(scope, locked, payload, header, batch.records, batch.now, false);
+        ? batch.rows
+        : prepareRows(scope, locked, payload, header, batch.records, batch.now);
     const ids = rows.flatMap((r) => ('fileId' in r && r.fileId ? [r.fileId] : []));
     const inUse = await responseIdsInUse(trx, scope, payload.surveyId, ids);
     const seen = new Set<string>();

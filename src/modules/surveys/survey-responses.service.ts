@@ -7,7 +7,7 @@ import { addOwnerResponseCounts } from '../users/users.service.js';
 import { pinnedSurvey } from './compiled-survey.js';
 import { evaluateLogic } from './definition/logic.js';
 import type { QsfQuestion } from './definition/qsf.js';
-import { type QuestionKeys, recordedFacts } from './definition/recorded-facts.js';
+import { QuestionKeys, recordedFacts } from './definition/recorded-facts.js';
 import type { ValueKey } from './definition/value-keys.js';
 import * as store from './surveys.store.js';
 
@@ -33,6 +33,21 @@ export interface SurveyForResponses {
   publishedVersionId: string | null;
   /** The compiled version's value keys by question, for the quotas' facts (recorded-facts.ts). */
   questionKeys: QuestionKeys;
+}
+
+/**
+ * A SurveyForResponses as a message to another thread carries it (a structured clone): everything but its
+ * QuestionKeys, whose class a clone would lose. surveyFromPortable makes it whole again.
+ */
+export type PortableSurvey = Omit<SurveyForResponses, 'questionKeys'>;
+
+export function portableSurvey(survey: SurveyForResponses): PortableSurvey {
+  const { questionKeys: _, ...portable } = survey;
+  return portable;
+}
+
+export function surveyFromPortable(survey: PortableSurvey): SurveyForResponses {
+  return { ...survey, questionKeys: new QuestionKeys(survey.questions) };
 }
 
 /**

@@ -1,0 +1,132 @@
+/**
+ * The job's side of a response import's reader (import-reader.ts; decision 0017). The reader reads the
+ * file and lays batches out; the job asks for one batch at a time (`next`), with the instant it records
+ * the batch at and the survey as its last transaction read it, and writes it while the reader lays out
+ * the next. Where the reader runs is the engine's to say: beside SQLite, whose work runs on the event
+ * loop's thread, on a thread of its own (otherwise the two take turns); beside PostgreSQL, which works in
+ * its own process, on the event loop (a thread there only took CPU from the database on a 2-core machine).
+ */
+import { threadId, type Worker } from 'node:worker_threads';
+import { startWorkerThread, workerEntry } from '../../jobs/worker-thread.js';
+import { portableSurvey, type SurveyForResponses } from '../surveys/survey-responses.service.js';
+import type { PreparedBatch } from './import-batches.js';
+import {
+  type BatchRequest,
+  errorOf,
+  type ImportReaderData,
+  type ReaderMessage,
+  readBatches,
+  requestQueue,
+} from './import-reader.js';
+
+export interface ImportReader {
+  /** The thread the reader runs on (`threadId` of node:worker_threads). */
+  readonly threadId: number;
+  /** How many responses the file holds, read whole once first; rejects when it cannot be read. */
+  readonly rowsTotal: Promise<number>;
+  /** The next batch, recorded at `now` and laid out on `survey`; undefined after the last. */
+  next(now: Date, survey: SurveyForResponses): Promise<PreparedBatch | undefined>;
+  /** Stops the reader (at the end of the job, or when it fails). */
+  close(): Promise<void>;
+}
+
+/** Where the reader runs: a thread of its own, or the event loop. */
+export type ReaderPlace = 'thread' | 'event loop';
+
+interface Asked {
+  now: Date;
+  survey: SurveyForResponses;
+  resolve(batch: PreparedBatch | undefined): void;
+  reject(error: Error): void;
+}
+
+/** The far end of the reader: a thread, or the reader run here over a channel of plain calls. */
+interface Far {
+  threadId: number;
+  ask(request: BatchRequest): void;
+  stop(): Promise<void>;
+}
+
+export function openImportReader(data: ImportReaderData, place: ReaderPlace): ImportReader {
+  const asked: Asked[] = [];
+  let counted!: { resolve(total: number): void; reject(error: Error): void };
+  const rowsTotal = new Promise<number>((resolve, reject) => {
+    counted = { resolve, reject };
+  });
+  // Met by the job's first await; settled here so an early failure is never an unhandled rejection.
+  rowsTotal.catch(() => undefined);
+  let ended = false;
+  let failure: Error | undefined;
+  let closed = false;
+  let sentVersion: number | undefined;
+
+  const fail = (error: Error) => {
+    if (closed || failure) return;
+    failure = error;
+    counted.reject(error);
+    for (const request of asked.splice(0)) request.reject(error);
+  };
+  const hear = (message: ReaderMessage) => {
+    if (message.kind === 'counted') counted.resolve(message.rowsTotal);
+    else if (message.kind === 'batch') {
+      const request = asked.shift();
+      if (!request) return fail(new Error("The import's reader sent a batch nobody asked for."));
+      const { records, rows } = message;
+      request.resolve({ survey: request.survey, records, rows, now: request.now });
+    } else if (message.kind === 'end') {
+      ended = true;
+      for (const request of asked.splice(0)) request.resolve(undefined);
+    } else fail(errorOf(message));
+  };
+  const far = place === 'thread' ? onThread(data, hear, fail) : onEventLoop(data, hear);
+
+  return {
+    threadId: far.threadId,
+    rowsTotal,
+    next(now, survey) {
+      if (failure) return Promise.reject(failure);
+      if (ended) return Promise.resolve(undefined);
+      // The survey goes only when its version moved, in the form a thread can be sent.
+      const changed = survey.version !== sentVersion;
+      sentVersion = survey.version;
+      far.ask(changed ? { now, survey: portableSurvey(survey) } : { now });
+      return new Promise((resolve, reject) => asked.push({ now, survey, resolve, reject }));
+    },
+    async close() {
+      closed = true;
+      await far.stop();
+    },
+  };
+}
+
+function onThread(
+  data: ImportReaderData,
+  hear: (message: ReaderMessage) => void,
+  fail: (error: Error) => void,
+): Far {
+  const worker: Worker = startWorkerThread(workerEntry(import.meta.url, 'import-worker'), data);
+  worker.on('message', hear);
+  worker.on('error', (error) => fail(error));
+  worker.on('exit', (code) => fail(new Error(`The import's reader thread stopped (exit code ${code}).`)));
+  return {
+    threadId: worker.threadId,
+    ask: (request) => worker.postMessage(request),
+    stop: async () => {
+      await worker.terminate();
+    },
+  };
+}
+
+function onEventLoop(data: ImportReaderData, hear: (message: ReaderMessage) => void): Far {
+  const requests = requestQueue<BatchRequest | undefined>();
+  const reading = readBatches(data, { request: requests.take, send: hear });
+  return {
+    threadId,
+    ask: requests.deliver,
+    // A reader waiting for a request hears `undefined`, stops and closes the file.
+    stop: async () => {
+      requests.deliver(undefined);
+      await reading;
+    },
+  };
+}

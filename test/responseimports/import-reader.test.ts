@@ -1,0 +1,158 @@
+/**
+ * A response import's reader (import-thread.ts, decision 0017) in both places it runs: on a thread of its
+ * own (beside SQLite) and on the event loop (beside PostgreSQL). Either way the job gets the same count,
+ * the same batches laid out on the survey it gives, and the same refusal of a file that cannot be read.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { threadId } from 'node:worker_threads';
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fromJson } from '../../src/db/json.js';
+import type { JobWorker } from '../../src/jobs/job-runner.js';
+import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.service.js';
+import { isFileGone, UnreadableFileError } from '../../src/modules/responseimports/import-file.js';
+import type { ImportReaderData } from '../../src/modules/responseimports/import-reader.js';
+import { openImportReader, type ReaderPlace } from '../../src/modules/responseimports/import-thread.js';
+import type { QsfDocument } from '../../src/modules/surveys/definition/qsf.js';
+import {
+  type SurveyForResponses,
+  surveyForResponses,
+} from '../../src/modules/surveys/survey-responses.service.js';
+import { findSurveyInScope } from '../../src/modules/surveys/surveys.service.js';
+import { buildTestApp, type TestApp } from '../helpers/test-app.js';
+import { importSmallSurvey } from '../surveys/survey-helpers.js';
+import { exportText, startWorker } from './imports-helpers.js';
+
+let t: TestApp;
+let org: BootstrapResult;
+let dir: string;
+let survey: SurveyForResponses;
+let data: Omit<ImportReaderData, 'path'>;
+let header: string;
+let names: string[];
+let worker: JobWorker;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  org = await t.newOrganization();
+  dir = await mkdtemp(join(tmpdir(), 'fw-import-reader-'));
+  // The export that gives the header runs as a job.
+  worker = startWorker(t);
+  const surveyId = await importSmallSurvey(t, org.apiToken);
+  header = await exportText(t, org.apiToken, surveyId, { format: 'csv' });
+  names = (parse(header, { to: 1 }) as string[][])[0] as string[];
+  const scope = { organizationId: org.brandId };
+  const row = await findSurveyInScope(t.database.db, scope, surveyId);
+  survey = (await surveyForResponses(t.database.db, scope, surveyId)) as SurveyForResponses;
+  data = {
+    format: 'csv',
+    payload: { surveyId, decimalSeparator: '.' },
+    scope,
+    doc: fromJson<QsfDocument>(row?.definition ?? '{}'),
+    headerRows: parse(header) as string[][],
+    resumeAfter: 1,
+    batchRows: 2,
+  };
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+  await worker.stop();
+  await t.close();
+});
+
+/** A data row of the csv layout from cells named by their row-1 column name (`extra`: one field too many). */
+function line(cells: Record<string, string>, extra = false): string {
+  return `${[...names.map((name) => cells[name] ?? ''), ...(extra ? ['x'] : [])].join(',')}\r\n`;
+}
+
+const row = (n: number) => ({
+  ResponseId: `R_readerTestR${String(n).padStart(4, '0')}`,
+  StartDate: '2025-12-31 23:00:00',
+  EndDate: '2025-12-31 23:10:00',
+  fruit: '20',
+});
+
+/** Reads the file to its end in `place`: the thread it ran on, the count, and each batch as the job gets it. */
+async function readAll(path: string, place: ReaderPlace) {
+  const reader = openImportReader({ ...data, path }, place);
+  try {
+    const rowsTotal = await reader.rowsTotal;
+    const batches = [];
+    const now = new Date('2026-03-01T12:00:00Z');
+    for (let batch = await reader.next(now, survey); batch; batch = await reader.next(now, survey)) {
+      expect(batch.survey).toBe(survey);
+      expect(batch.now).toBe(now);
+      batches.push({
+        records: batch.records.map((record) => record.row),
+        rows: batch.rows.map((prepared) =>
+          'reason' in prepared
+            ? prepared
+            : { row: prepared.row, fileId: prepared.fileId, values: fromJson(prepared.response.row.values) },
+        ),
+      });
+    }
+    return { threadId: reader.threadId, rowsTotal, batches };
+  } finally {
+    await reader.close();
+  }
+}
+
+describe('the response import reader', () => {
+  it('hands the job the same count and batches on a thread of its own as on the event loop', async () => {
+    const path = join(dir, 'rows.csv');
+    await writeFile(
+      path,
+      header + line(row(1)) + line(row(2)) + line(row(3), true) + line(row(4)) + line(row(5)),
+    );
+    const onThread = await readAll(path, 'thread');
+    const here = await readAll(path, 'event loop');
+    expect(onThread.threadId).not.toBe(threadId);
+    expect(here.threadId).toBe(threadId);
+    expect(onThread.rowsTotal).toBe(5);
+    // Row 1 is skipped (resumeAfter); two rows a batch; row 3 fails alone with its reason.
+    expect(onThread.batches.map((batch) => batch.records)).toEqual([
+      [2, 3],
+      [4, 5],
+    ]);
+    const [second, third] = onThread.batches[0]?.rows ?? [];
+    expect(second).toMatchObject({ row: 2, fileId: 'R_readerTestR0002', values: { QID1: 20 } });
+    expect(third).toEqual({
+      row: 3,
+      reason: `The row has ${names.length + 1} fields; the header has ${names.length}.`,
+    });
+    expect(here).toEqual({ ...onThread, threadId });
+  });
+
+  it('refuses a file that cannot be read before handing over any batch, in either place', async () => {
+    const path = join(dir, 'open-quote.csv');
+    await writeFile(path, `${header}${line(row(1))}"${line(row(2))}`);
+    for (const place of ['thread', 'event loop'] as const) {
+      const reader = openImportReader({ ...data, path }, place);
+      try {
+        await expect(reader.rowsTotal).rejects.toThrow(UnreadableFileError);
+        await expect(reader.next(new Date(), survey)).rejects.toThrow(/The file cannot be read/);
+      } finally {
+        await reader.close();
+      }
+    }
+  });
+
+  it('reports a file that is gone as gone, in either place (the job asks for it again)', async () => {
+    expect(isFileGone(null)).toBe(false);
+    expect(isFileGone(new Error('no code'))).toBe(false);
+    for (const place of ['thread', 'event loop'] as const) {
+      const reader = openImportReader({ ...data, path: join(dir, 'never-written.csv') }, place);
+      try {
+        const failure = await reader.rowsTotal.then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        expect(isFileGone(failure)).toBe(true);
+      } finally {
+        await reader.close();
+      }
+    }
+  });
+});
