@@ -14,7 +14,11 @@ import type { JobWorker } from '../../src/jobs/job-runner.js';
 import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.service.js';
 import { isFileGone, UnreadableFileError } from '../../src/modules/responseimports/import-file.js';
 import type { ImportReaderData } from '../../src/modules/responseimports/import-reader.js';
-import { openImportReader, type ReaderPlace } from '../../src/modules/responseimports/import-thread.js';
+import {
+  openImportReader,
+  type ReaderPlace,
+  readerPlace,
+} from '../../src/modules/responseimports/import-thread.js';
 import type { QsfDocument } from '../../src/modules/surveys/definition/qsf.js';
 import {
   type SurveyForResponses,
@@ -154,5 +158,13 @@ describe('the response import reader', () => {
         await reader.close();
       }
     }
+  });
+
+  it('runs on a thread beside an engine that works on the event loop, for a file large enough to earn its start', () => {
+    expect(readerPlace(true, 2_000_000, 1_000_000)).toBe('thread');
+    expect(readerPlace(true, 1_000_000, 1_000_000)).toBe('thread');
+    expect(readerPlace(true, 999_999, 1_000_000)).toBe('event loop');
+    expect(readerPlace(false, 2_000_000, 1_000_000)).toBe('event loop');
+    expect(readerPlace(false, 0, 0)).toBe('event loop');
   });
 });

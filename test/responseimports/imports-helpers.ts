@@ -13,7 +13,9 @@ export function startWorker(t: TestApp): JobWorker {
   const deps = { db: t.database.db, clock: t.clock, config: testConfig(), blobs: t.app.blobs };
   const registry = new JobRegistry();
   registry.register(RESPONSE_EXPORT_JOB, responseExportJob(deps));
-  registry.register(RESPONSE_IMPORT_JOB, responseImportJob(deps, { batchRows: 2 }));
+  // Two rows a batch, and beside SQLite the reader on its thread whatever the file's size (decision 0017):
+  // the import tests go through the thread as large imports do.
+  registry.register(RESPONSE_IMPORT_JOB, responseImportJob(deps, { batchRows: 2, threadFromBytes: 0 }));
   const worker = new JobWorker({ db: t.database.db, clock: t.clock, registry, pollMs: 20 });
   worker.start();
   return worker;

@@ -33,6 +33,14 @@ export interface ImportReader {
 /** Where the reader runs: a thread of its own, or the event loop. */
 export type ReaderPlace = 'thread' | 'event loop';
 
+/**
+ * Where the reader of a file of `bytes` runs: on a thread of its own when the engine works on the event
+ * loop (SQLite) and the file is at least `threadFromBytes`; otherwise on the event loop.
+ */
+export function readerPlace(worksOnEventLoop: boolean, bytes: number, threadFromBytes: number): ReaderPlace {
+  return worksOnEventLoop && bytes >= threadFromBytes ? 'thread' : 'event loop';
+}
+
 interface Asked {
   now: Date;
   survey: SurveyForResponses;
