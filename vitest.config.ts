@@ -17,6 +17,8 @@ export default defineConfig({
     // Loading the app's module graph took ~2.5 s a file, a third of the suite's time, when every file
     // loaded it afresh. Storage tests take their state from buildApp's arguments (a database, a clock,
     // a config) rather than from module state, so the files of one worker share the modules they load.
+    // Each project gets workers of its own (its env differs); openTestDatabase refuses a worker that mixes
+    // them, which would otherwise test one engine twice and the other not at all.
     isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,

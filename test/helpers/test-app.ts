@@ -44,6 +44,12 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 
 /** A throwaway database on the engine under test (a fresh schema on PostgreSQL), migrated, and the app on it. */
 export async function openTestDatabase(): Promise<{ database: Db; drop(): Promise<void> }> {
+  // The files of one vitest worker share this module (isolate: false, vitest.config.ts): a worker that ran
+  // another project's files first would hold that project's engine here, and silently test it twice.
+  if (process.env.FIELDWORK_TEST_DB !== undefined && process.env.FIELDWORK_TEST_DB !== TEST_ENGINE)
+    throw new Error(
+      `This worker loaded the test helpers for ${TEST_ENGINE} but runs the ${process.env.FIELDWORK_TEST_DB} project`,
+    );
   if (TEST_ENGINE === 'sqlite') {
     const database = createDatabase({ dataDir: ':memory:' });
     await migrateToLatest(database.db);
