@@ -45,44 +45,72 @@ function jsonValue(column: ExportColumn, value: ExportValue, settings: CellSetti
   return value;
 }
 
-/** The export's record of one response: only the layout's columns, in layout order. */
+/** A column as the json writer writes it: its key's JSON text, compiled once per export. */
+interface JsonColumn {
+  column: ExportColumn;
+  /** `"QID1":` */
+  prefix: string;
+  /** The seen-but-unanswered recode's JSON text, for a question column when that option is on. */
+  seenRecode: string | undefined;
+}
+
+/**
+ * The layout's columns as the writer walks them, each key once (two columns of one key would write the
+ * same value twice: the first is kept, where an object would have kept its place).
+ */
+function jsonColumns(columns: readonly ExportColumn[], settings: CellSettings): JsonColumn[] {
+  const seenKeys = new Set<string>();
+  const out: JsonColumn[] = [];
+  for (const column of columns) {
+    if (seenKeys.has(column.key)) continue;
+    seenKeys.add(column.key);
+    const recode = column.kind === 'question' ? settings.seenRecode : undefined;
+    out.push({
+      column,
+      prefix: `${JSON.stringify(column.key)}:`,
+      seenRecode: recode === undefined ? undefined : JSON.stringify(recode),
+    });
+  }
+  return out;
+}
+
+/**
+ * One response's JSON text, written member by member in layout order: the export's `values` and `labels`
+ * are never built as objects to be serialised again (that took a json export more time than the rows'
+ * parsing). Stored displayed fields and values are copied as they are (`displayedJson`).
+ */
+function responseJson(columns: readonly JsonColumn[], row: ExportRow, settings: CellSettings): string {
+  const seen = seenFields(row, settings);
+  let values = '';
+  let labels = '';
+  for (const { column, prefix, seenRecode } of columns) {
+    const value = row.values[column.key];
+    if (isEmptyValue(value)) {
+      if (seenRecode !== undefined && seen?.has(column.key))
+        values += `${values === '' ? '' : ','}${prefix}${seenRecode}`;
+      continue;
+    }
+    let label = labelOf(column, row);
+    if (label !== undefined) {
+      label = replaceNewlines(label, settings.newline);
+      labels += `${labels === '' ? '' : ','}${prefix}${JSON.stringify(label)}`;
+    }
+    const written = settings.useLabels && label !== undefined ? label : jsonValue(column, value, settings);
+    values += `${values === '' ? '' : ','}${prefix}${JSON.stringify(written)}`;
+  }
+  const raw = row.displayedJson;
+  const fields = raw?.fields ?? JSON.stringify(row.displayedFields ?? []);
+  const shown = raw?.values ?? JSON.stringify(row.displayedValues ?? {});
+  return `{"responseId":${JSON.stringify(row.responseId)},"values":{${values}},"labels":{${labels}},"displayedFields":${fields},"displayedValues":${shown}}`;
+}
+
+/** The export's record of one response, as the json writer writes it (tests and benchmarks read it). */
 export function jsonResponse(
   columns: readonly ExportColumn[],
   row: ExportRow,
   settings: CellSettings,
 ): JsonResponse {
-  const seen = seenFields(row, settings);
-  const values: Record<string, unknown> = {};
-  const labels: Record<string, string> = {};
-  for (const column of columns) {
-    const value = row.values[column.key];
-    if (isEmptyValue(value)) {
-      if (column.kind === 'question' && settings.seenRecode !== undefined && seen?.has(column.key)) {
-        values[column.key] = settings.seenRecode;
-      }
-      continue;
-    }
-    const label = labelOf(column, row);
-    if (label !== undefined) labels[column.key] = replaceNewlines(label, settings.newline);
-    values[column.key] =
-      settings.useLabels && label !== undefined ? labels[column.key] : jsonValue(column, value, settings);
-  }
-  return {
-    responseId: row.responseId,
-    values,
-    labels,
-    displayedFields: row.displayedFields ?? [],
-    displayedValues: row.displayedValues ?? {},
-  };
-}
-
-/** One response's JSON text; stored displayed fields and values are copied as they are (`displayedJson`). */
-function responseJson(columns: readonly ExportColumn[], row: ExportRow, settings: CellSettings): string {
-  const response = jsonResponse(columns, row, settings);
-  const raw = row.displayedJson;
-  if (raw === undefined) return JSON.stringify(response);
-  const { responseId, values, labels } = response;
-  return `{"responseId":${JSON.stringify(responseId)},"values":${JSON.stringify(values)},"labels":${JSON.stringify(labels)},"displayedFields":${raw.fields},"displayedValues":${raw.values}}`;
+  return JSON.parse(responseJson(jsonColumns(columns, settings), row, settings)) as JsonResponse;
 }
 
 async function writeJsonLines(
@@ -93,11 +121,12 @@ async function writeJsonLines(
   frame: { open: string; separator: string; close: string },
 ): Promise<WriteResult> {
   const settings = cellSettings(options);
+  const columns = jsonColumns(layout.columns, settings);
   const output = new TextOutput(out);
   await output.write(frame.open);
   let count = 0;
   for await (const row of rows) {
-    const text = responseJson(layout.columns, row, settings);
+    const text = responseJson(columns, row, settings);
     const waiting = output.write(count === 0 ? text : frame.separator + text);
     count++;
     if (waiting) await waiting;

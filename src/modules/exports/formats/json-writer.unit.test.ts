@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FormatOptions } from './export-layout.js';
+import type { ExportColumn, FormatOptions } from './export-layout.js';
 import {
   asyncRows,
   collect,
@@ -69,6 +69,20 @@ describe('json writer', () => {
       },
     }));
     expect(await textOf(writeJson, {}, raw)).toBe(await textOf(writeJson));
+  });
+
+  it('writes values in layout order, each key once', async () => {
+    const layout = sampleLayout();
+    const first = layout.columns[0] as ExportColumn;
+    // An embedded field spelled like a metadata column: its key is written once, where it first came.
+    const columns = [...layout.columns, { ...first, kind: 'embedded' as const, type: 'string' as const }];
+    const out = collect();
+    await writeNdjson({ columns }, asyncRows(sampleRows()), out.stream);
+    const line = out.bytes().toString('utf8').split('\n')[0] as string;
+    const written = Object.keys((JSON.parse(line) as JsonResponse).values);
+    expect(written).toEqual(layout.columns.map((c) => c.key).filter((key) => written.includes(key)));
+    const valuesText = line.slice(line.indexOf('"values":{'), line.indexOf('},"labels":{'));
+    expect(valuesText.split(`"${first.key}":`)).toHaveLength(2);
   });
 
   it('writes a valid document with no responses', async () => {
