@@ -74,15 +74,21 @@ describe('json writer', () => {
   it('writes values in layout order, each key once', async () => {
     const layout = sampleLayout();
     const first = layout.columns[0] as ExportColumn;
+    const embedded = { ...first, kind: 'embedded' as const, type: 'string' as const };
     // An embedded field spelled like a metadata column: its key is written once, where it first came.
-    const columns = [...layout.columns, { ...first, kind: 'embedded' as const, type: 'string' as const }];
+    // A field named like a number stays in its place (a JavaScript object would have moved it first).
+    const columns = [...layout.columns, embedded, { ...embedded, key: '7', name: '7', text: '7' }];
+    const rows = sampleRows().map((row) => ({ ...row, values: { ...row.values, 7: 'late' } }));
     const out = collect();
-    await writeNdjson({ columns }, asyncRows(sampleRows()), out.stream);
+    await writeNdjson({ columns }, asyncRows(rows), out.stream);
     const line = out.bytes().toString('utf8').split('\n')[0] as string;
-    const written = Object.keys((JSON.parse(line) as JsonResponse).values);
-    expect(written).toEqual(layout.columns.map((c) => c.key).filter((key) => written.includes(key)));
     const valuesText = line.slice(line.indexOf('"values":{'), line.indexOf('},"labels":{'));
+    const keys = layout.columns.map((c) => c.key);
+    const positions = keys.map((key) => valuesText.indexOf(`"${key}":`)).filter((at) => at >= 0);
+    expect(positions).toEqual([...positions].sort((a, b) => a - b));
     expect(valuesText.split(`"${first.key}":`)).toHaveLength(2);
+    expect(valuesText.endsWith('"7":"late"')).toBe(true);
+    expect((JSON.parse(line) as JsonResponse).values['7']).toBe('late');
   });
 
   it('writes a valid document with no responses', async () => {
