@@ -12,7 +12,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromJson } from '../../src/db/json.js';
 import type { JobWorker } from '../../src/jobs/job-runner.js';
 import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.service.js';
-import { isFileGone, UnreadableFileError } from '../../src/modules/responseimports/import-file.js';
+import {
+  countImportRecords,
+  isFileGone,
+  UnreadableFileError,
+} from '../../src/modules/responseimports/import-file.js';
 import type { ImportReaderData } from '../../src/modules/responseimports/import-reader.js';
 import {
   openImportReader,
@@ -158,6 +162,50 @@ describe('the response import reader', () => {
         await reader.close();
       }
     }
+  });
+
+  it('hands over batches asked for before the count, in order, in either place (decision 0018)', async () => {
+    const path = join(dir, 'ahead.csv');
+    await writeFile(path, header + [1, 2, 3, 4, 5, 6, 7].map((n) => line(row(n))).join(''));
+    for (const place of ['thread', 'event loop'] as const) {
+      const reader = openImportReader({ ...data, path }, place);
+      try {
+        // The job asks ahead before it waits for the count: four requests for three batches and the end.
+        const times = [1, 2, 3, 4].map((n) => new Date(Date.UTC(2026, 2, 1, 12, n)));
+        const asked = times.map((now) => reader.next(now, survey));
+        expect(await reader.rowsTotal).toBe(7);
+        const batches = await Promise.all(asked);
+        expect(batches.map((batch) => batch?.records.map((record) => record.row))).toEqual([
+          [2, 3],
+          [4, 5],
+          [6, 7],
+          undefined,
+        ]);
+        // Each batch is laid out at the instant it was asked for.
+        for (const [i, batch] of batches.slice(0, 3).entries()) {
+          expect(batch?.now).toBe(times[i]);
+          const first = batch?.rows[0];
+          expect(first && 'response' in first ? first.response.row.updated_at : undefined).toBe(
+            `2026-03-01T12:0${i + 1}:00Z`,
+          );
+        }
+      } finally {
+        await reader.close();
+      }
+    }
+  });
+
+  it('stops counting once told to: a reader closed early leaves no count running', async () => {
+    const path = join(dir, 'stopped.csv');
+    await writeFile(path, header + [1, 2, 3].map((n) => line(row(n))).join(''));
+    expect(await countImportRecords(path, 'csv')).toBe(3);
+    const stop = new AbortController();
+    stop.abort();
+    expect(await countImportRecords(path, 'csv', stop.signal)).toBe(0);
+    const reader = openImportReader({ ...data, path }, 'event loop');
+    await reader.close();
+    // The count settles (short) instead of reading on after the job is done with the file.
+    expect(await reader.rowsTotal).toBeLessThan(3);
   });
 
   it('runs on a thread beside an engine that works on the event loop, for a file large enough to earn its start', () => {

@@ -63,9 +63,19 @@ export async function* readImportRecords(
   }
 }
 
-/** Reads the whole file once, as the import will, and counts its responses; throws UnreadableFileError. */
-export async function countImportRecords(path: string, format: ImportFormat): Promise<number> {
+/**
+ * Reads the whole file once, as the import will, and counts its responses; throws UnreadableFileError.
+ * Once `signal` is aborted it stops reading (the count it answers is then short).
+ */
+export async function countImportRecords(
+  path: string,
+  format: ImportFormat,
+  signal?: AbortSignal,
+): Promise<number> {
   let count = 0;
-  for await (const _record of readImportRecords(path, format)) count++;
+  for await (const _record of readImportRecords(path, format)) {
+    if (signal?.aborted) break;
+    count++;
+  }
   return count;
 }

@@ -1,7 +1,7 @@
 /**
- * The reading side of a response import (decision 0017): it reads the file, counts its responses, then
- * lays out one batch of records at a time (import-batches.ts), each when the job asks for it, with the
- * instant and survey the job gives, and hands it over. It reads and writes no database. It runs on a
+ * The reading side of a response import (decision 0017): it reads the file and lays out one batch of
+ * records at a time (import-batches.ts), each when the job asks for it, with the instant and survey the
+ * job gives, and hands it over. The file's responses are counted elsewhere, meanwhile (import-thread.ts). It reads and writes no database. It runs on a
  * thread of its own beside SQLite, which works on the event loop's thread, and on the event loop beside
  * PostgreSQL, which works in its own process (import-thread.ts).
  */
@@ -15,7 +15,6 @@ import {
 } from '../surveys/survey-responses.service.js';
 import { type PreparedRow, prepareRows } from './import-batches.js';
 import {
-  countImportRecords,
   type ImportFormat,
   type ImportRecord,
   isFileGone,
@@ -49,7 +48,6 @@ export interface BatchRequest {
 }
 
 export type ReaderMessage =
-  | { kind: 'counted'; rowsTotal: number }
   | { kind: 'batch'; records: ImportRecord[]; rows: PreparedRow[] }
   | { kind: 'end' }
   | { kind: 'failed'; reason: 'unreadable' | 'gone' | 'error'; message: string };
@@ -80,22 +78,31 @@ export function requestQueue<T>(): { deliver(request: T): void; take(): Promise<
   };
 }
 
-/** Rows laid out per turn of the event loop, so that what else runs there (the batch being written) goes on. */
+/**
+ * Rows laid out per turn of the event loop, so that what else runs there (the batch being written, the
+ * count) goes on. On a thread of its own nothing else runs: the reader lays a batch out in one go.
+ */
 const PREPARE_SLICE = 5;
 
-/** Reads the file and hands over its batches, each when asked; a failure is sent, not thrown. */
-export async function readBatches(data: ImportReaderData, channel: ReaderChannel): Promise<void> {
+/**
+ * Reads the file and hands over its batches, each when asked; a failure is sent, not thrown. `shared`:
+ * the reader runs on the event loop, beside the job, and gives it turns while it lays a batch out.
+ */
+export async function readBatches(
+  data: ImportReaderData,
+  channel: ReaderChannel,
+  shared: boolean,
+): Promise<void> {
   try {
-    await read(data, channel);
+    await read(data, channel, shared ? PREPARE_SLICE : data.batchRows);
   } catch (error) {
     channel.send(failureOf(error));
   }
 }
 
-async function read(data: ImportReaderData, channel: ReaderChannel): Promise<void> {
+async function read(data: ImportReaderData, channel: ReaderChannel, slice: number): Promise<void> {
   const { path, format, payload, scope } = data;
   const header = matchFileHeader(data.doc, data.headerRows, format, payload.surveyId);
-  channel.send({ kind: 'counted', rowsTotal: await countImportRecords(path, format) });
   let survey: SurveyForResponses | undefined;
   let records: ImportRecord[] = [];
   /** Lays out and hands over the records in hand, when asked; false when the job has stopped. */
@@ -105,10 +112,10 @@ async function read(data: ImportReaderData, channel: ReaderChannel): Promise<voi
     if (request.survey) survey = surveyFromPortable(request.survey);
     if (!survey) throw new Error('the job asked for a batch without giving its survey');
     const rows: PreparedRow[] = [];
-    for (let i = 0; i < records.length; i += PREPARE_SLICE) {
+    for (let i = 0; i < records.length; i += slice) {
       if (i > 0) await nextTurn();
-      const slice = records.slice(i, i + PREPARE_SLICE);
-      rows.push(...prepareRows(scope, survey, payload, header, slice, request.now));
+      const some = records.slice(i, i + slice);
+      rows.push(...prepareRows(scope, survey, payload, header, some, request.now));
     }
     channel.send({ kind: 'batch', records, rows });
     records = [];

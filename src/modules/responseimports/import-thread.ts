@@ -1,15 +1,18 @@
 /**
  * The job's side of a response import's reader (import-reader.ts; decision 0017). The reader reads the
- * file and lays batches out; the job asks for one batch at a time (`next`), with the instant it records
- * the batch at and the survey as its last transaction read it, and writes it while the reader lays out
- * the next. Where the reader runs is the engine's to say: beside SQLite, whose work runs on the event
- * loop's thread, on a thread of its own (otherwise the two take turns); beside PostgreSQL, which works in
- * its own process, on the event loop (a thread there only took CPU from the database on a 2-core machine).
+ * file and lays batches out; the job asks for a batch (`next`) with the instant it records the batch at
+ * and the survey as its last transaction read it, and writes it while the reader lays out the next ones.
+ * Where the reader runs is the engine's to say: beside SQLite, whose work runs on the event loop's thread,
+ * on a thread of its own (otherwise the two take turns); beside PostgreSQL, which works in its own process,
+ * on the event loop (a thread there only took CPU from the database on a 2-core machine). The file's
+ * responses are counted here, on the event loop, while the reader reads it too: the job asks for its first
+ * batches before it waits for the count, so they are laid out meanwhile (decision 0018).
  */
 import { threadId, type Worker } from 'node:worker_threads';
 import { startWorkerThread, workerEntry } from '../../jobs/worker-thread.js';
 import { portableSurvey, type SurveyForResponses } from '../surveys/survey-responses.service.js';
 import type { PreparedBatch } from './import-batches.js';
+import { countImportRecords } from './import-file.js';
 import {
   type BatchRequest,
   errorOf,
@@ -22,7 +25,10 @@ import {
 export interface ImportReader {
   /** The thread the reader runs on (`threadId` of node:worker_threads). */
   readonly threadId: number;
-  /** How many responses the file holds, read whole once first; rejects when it cannot be read. */
+  /**
+   * How many responses the file holds, read whole once (beside the reader, which reads it again); rejects
+   * when it cannot be read.
+   */
   readonly rowsTotal: Promise<number>;
   /** The next batch, recorded at `now` and laid out on `survey`; undefined after the last. */
   next(now: Date, survey: SurveyForResponses): Promise<PreparedBatch | undefined>;
@@ -57,10 +63,8 @@ interface Far {
 
 export function openImportReader(data: ImportReaderData, place: ReaderPlace): ImportReader {
   const asked: Asked[] = [];
-  let counted!: { resolve(total: number): void; reject(error: Error): void };
-  const rowsTotal = new Promise<number>((resolve, reject) => {
-    counted = { resolve, reject };
-  });
+  const counting = new AbortController();
+  const rowsTotal = countImportRecords(data.path, data.format, counting.signal);
   // Met by the job's first await; settled here so an early failure is never an unhandled rejection.
   rowsTotal.catch(() => undefined);
   let ended = false;
@@ -71,12 +75,10 @@ export function openImportReader(data: ImportReaderData, place: ReaderPlace): Im
   const fail = (error: Error) => {
     if (closed || failure) return;
     failure = error;
-    counted.reject(error);
     for (const request of asked.splice(0)) request.reject(error);
   };
   const hear = (message: ReaderMessage) => {
-    if (message.kind === 'counted') counted.resolve(message.rowsTotal);
-    else if (message.kind === 'batch') {
+    if (message.kind === 'batch') {
       const request = asked.shift();
       if (!request) return fail(new Error("The import's reader sent a batch nobody asked for."));
       const { records, rows } = message;
@@ -102,7 +104,8 @@ export function openImportReader(data: ImportReaderData, place: ReaderPlace): Im
     },
     async close() {
       closed = true;
-      await far.stop();
+      counting.abort();
+      await Promise.all([far.stop(), rowsTotal.catch(() => undefined)]);
     },
   };
 }
@@ -127,7 +130,7 @@ function onThread(
 
 function onEventLoop(data: ImportReaderData, hear: (message: ReaderMessage) => void): Far {
   const requests = requestQueue<BatchRequest | undefined>();
-  const reading = readBatches(data, { request: requests.take, send: hear });
+  const reading = readBatches(data, { request: requests.take, send: hear }, true);
   return {
     threadId,
     ask: requests.deliver,

@@ -10,7 +10,8 @@ const requests = requestQueue<BatchRequest>();
 port.on('message', requests.deliver);
 
 // The job ends the thread (terminate) when it is done with it: the reader never needs to stop itself.
-void readBatches(workerData as ImportReaderData, {
-  request: requests.take,
-  send: (message) => port.postMessage(message),
-});
+void readBatches(
+  workerData as ImportReaderData,
+  { request: requests.take, send: (message) => port.postMessage(message) },
+  false,
+);

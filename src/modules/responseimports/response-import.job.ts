@@ -38,26 +38,32 @@ export const BATCH_ROWS = 500;
  */
 export const THREAD_FROM_BYTES = 2 * 1024 * 1024;
 
+/**
+ * Batches the job asks its reader for ahead of the one it writes, unless told otherwise (decision 0018):
+ * the file is counted while the reader lays out the first ones, and the reader keeps going while a batch
+ * is written. At most this many batches (and the one being written) are in hand.
+ */
+export const READ_AHEAD = 16;
+
 interface ImportSettings {
   batchRows: number;
   threadFromBytes: number;
+  readAhead: number;
 }
 
 /**
- * The response import job. The file is read whole once first (counting its responses, so progress is
- * honest, and so a file that cannot be read fails before anything is written), then again, a batch at a
- * time, and each batch's responses are recorded in one transaction with its checkpoint: a restarted job
- * resumes after the last batch that committed. Reading, decoding and laying out are the reader's
- * (import-thread.ts), which lays out the next batch while this one is written (decision 0017). A row that
- * cannot be imported fails alone, with its reason.
+ * The response import job. The file is read whole once before anything is written (counting its
+ * responses, so progress is honest, and so a file that cannot be read fails before anything is written);
+ * meanwhile the reader reads it again, a batch at a time, and each batch's responses are recorded in one
+ * transaction with its checkpoint: a restarted job resumes after the last batch that committed. Reading,
+ * decoding and laying out are the reader's (import-thread.ts), which lays batches out ahead of the one
+ * written (decisions 0017, 0018). A row that cannot be imported fails alone, with its reason.
  */
-export function responseImportJob(
-  deps: Deps,
-  options: { batchRows?: number; threadFromBytes?: number } = {},
-): JobHandler {
+export function responseImportJob(deps: Deps, options: Partial<ImportSettings> = {}): JobHandler {
   const settings: ImportSettings = {
     batchRows: options.batchRows ?? BATCH_ROWS,
     threadFromBytes: options.threadFromBytes ?? THREAD_FROM_BYTES,
+    readAhead: options.readAhead ?? READ_AHEAD,
   };
   return {
     // The upload is in the BlobStore (stored by whichever node took it): the readers read a local copy.
@@ -106,7 +112,7 @@ async function runImport(
   deps: Deps,
   job: RunningJob,
   context: JobContext,
-  { batchRows, threadFromBytes }: ImportSettings,
+  { batchRows, threadFromBytes, readAhead }: ImportSettings,
   path: string,
 ): Promise<ImportProgress> {
   const payload = job.payload as ImportPayload;
@@ -136,21 +142,26 @@ async function runImport(
     place,
   );
   try {
+    // The batches asked for ahead, laid out by the reader while the file is counted and while the one in
+    // hand is written; they are written one after the other, in order.
+    const ahead: Promise<PreparedBatch | undefined>[] = [];
+    const askAhead = () => {
+      const asked = reader.next(context.now(), survey);
+      // Met by the loop below; a failure before (the count, the batch being written) ends the job first.
+      asked.catch(() => undefined);
+      ahead.push(asked);
+    };
+    for (let i = 0; i < readAhead; i++) askAhead();
+    // Nothing is written before the whole file has been read once: a file that cannot be read fails first.
     const rowsTotal = await fileOrFail(() => reader.rowsTotal);
     if (rowsTotal === 0) throw new JobFailure('The file holds no responses after its header rows.');
     progress = { ...progress, rowsTotal };
     if (progress.rowsDone === 0) await context.checkpoint(deps.db, 0, progress);
-    // Two batches at most are in hand: the one being written and the next, laid out meanwhile by the
-    // reader. They are written one after the other, in order.
-    const nextBatch = () => {
-      const asked = reader.next(context.now(), survey);
-      // Met by the loop below; a failure of the batch being written ends the job first.
-      asked.catch(() => undefined);
-      return asked;
+    const next = () => {
+      askAhead();
+      return ahead.shift() as Promise<PreparedBatch | undefined>;
     };
-    let next = nextBatch();
-    for (let batch = await fileOrFail(() => next); batch; batch = await fileOrFail(() => next)) {
-      next = nextBatch();
+    for (let batch = await fileOrFail(next); batch; batch = await fileOrFail(next)) {
       ({ progress, survey } = await writeBatch(deps, context, scope, payload, header, progress, batch));
       // A turn of the event loop between batches, so requests never wait behind a run of them (issue 19 item 8).
       await nextTurn();
