@@ -83,3 +83,24 @@ export async function countImportRecords(
   }
   return Math.max(0, count - headerRowsOf(format));
 }
+
+/** A failure to read the file, as a thread sends it (an Error's class does not cross a thread). */
+export interface ReadFailure {
+  kind: 'failed';
+  reason: 'unreadable' | 'gone' | 'error';
+  message: string;
+}
+
+export function failureOf(error: unknown): ReadFailure {
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof UnreadableFileError) return { kind: 'failed', reason: 'unreadable', message };
+  if (isFileGone(error)) return { kind: 'failed', reason: 'gone', message };
+  return { kind: 'failed', reason: 'error', message: (error instanceof Error && error.stack) || message };
+}
+
+/** The failure a message reports, as the error the job knows (fileOrFail turns the first two into JobFailure). */
+export function errorOf(failure: ReadFailure): Error {
+  if (failure.reason === 'unreadable') return new UnreadableFileError(failure.message);
+  if (failure.reason === 'gone') return Object.assign(new Error(failure.message), { code: 'ENOENT' });
+  return new Error(`The import's reader failed: ${failure.message}`);
+}

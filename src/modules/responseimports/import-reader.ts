@@ -15,11 +15,11 @@ import {
 } from '../surveys/survey-responses.service.js';
 import { type PreparedRow, prepareRows } from './import-batches.js';
 import {
+  failureOf,
   type ImportFormat,
   type ImportRecord,
-  isFileGone,
+  type ReadFailure,
   readImportRecords,
-  UnreadableFileError,
 } from './import-file.js';
 import { matchFileHeader } from './import-header.js';
 import type { ImportPayload } from './response-imports.service.js';
@@ -50,7 +50,7 @@ export interface BatchRequest {
 export type ReaderMessage =
   | { kind: 'batch'; records: ImportRecord[]; rows: PreparedRow[] }
   | { kind: 'end' }
-  | { kind: 'failed'; reason: 'unreadable' | 'gone' | 'error'; message: string };
+  | ReadFailure;
 
 /** How the reader talks to the job: the next request (undefined: stop), and a message to it. */
 export interface ReaderChannel {
@@ -128,18 +128,4 @@ async function read(data: ImportReaderData, channel: ReaderChannel, slice: numbe
   }
   if (records.length > 0 && !(await handOver())) return;
   channel.send({ kind: 'end' });
-}
-
-function failureOf(error: unknown): ReaderMessage {
-  const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof UnreadableFileError) return { kind: 'failed', reason: 'unreadable', message };
-  if (isFileGone(error)) return { kind: 'failed', reason: 'gone', message };
-  return { kind: 'failed', reason: 'error', message: (error instanceof Error && error.stack) || message };
-}
-
-/** The failure a message reports, as the error the job knows (fileOrFail turns the first two into JobFailure). */
-export function errorOf(message: Extract<ReaderMessage, { kind: 'failed' }>): Error {
-  if (message.reason === 'unreadable') return new UnreadableFileError(message.message);
-  if (message.reason === 'gone') return Object.assign(new Error(message.message), { code: 'ENOENT' });
-  return new Error(`The import's reader failed: ${message.message}`);
 }

@@ -5,17 +5,17 @@
  * Where the reader runs is the engine's to say: beside SQLite, whose work runs on the event loop's thread,
  * on a thread of its own (otherwise the two take turns); beside PostgreSQL, which works in its own process,
  * on the event loop (a thread there only took CPU from the database on a 2-core machine). The file's
- * responses are counted here, on the event loop, while the reader reads it too: the job asks for its first
- * batches before it waits for the count, so they are laid out meanwhile (decision 0018).
+ * responses are counted here while the reader reads it too, where the job says (beside the reader, not
+ * with it): the job asks for its first batches before it waits for the count, so they are laid out
+ * meanwhile (decision 0018).
  */
 import { threadId, type Worker } from 'node:worker_threads';
 import { startWorkerThread, workerEntry } from '../../jobs/worker-thread.js';
 import { portableSurvey, type SurveyForResponses } from '../surveys/survey-responses.service.js';
 import type { PreparedBatch } from './import-batches.js';
-import { countImportRecords } from './import-file.js';
+import { countImportRecords, errorOf, type ReadFailure } from './import-file.js';
 import {
   type BatchRequest,
-  errorOf,
   type ImportReaderData,
   type ReaderMessage,
   readBatches,
@@ -61,10 +61,18 @@ interface Far {
   stop(): Promise<void>;
 }
 
-export function openImportReader(data: ImportReaderData, place: ReaderPlace): ImportReader {
+/**
+ * The reader of `data` in `place`, with the file counted in `countPlace` (a thread of its own for a file
+ * large enough to earn its start, whatever the engine: the count needs no database and sends one number).
+ */
+export function openImportReader(
+  data: ImportReaderData,
+  place: ReaderPlace,
+  countPlace: ReaderPlace = place,
+): ImportReader {
   const asked: Asked[] = [];
-  const counting = new AbortController();
-  const rowsTotal = countImportRecords(data.path, data.format, counting.signal);
+  const counting = countPlace === 'thread' ? countOnThread(data) : countOnEventLoop(data);
+  const rowsTotal = counting.total;
   // Met by the job's first await; settled here so an early failure is never an unhandled rejection.
   rowsTotal.catch(() => undefined);
   let ended = false;
@@ -104,8 +112,46 @@ export function openImportReader(data: ImportReaderData, place: ReaderPlace): Im
     },
     async close() {
       closed = true;
-      counting.abort();
-      await Promise.all([far.stop(), rowsTotal.catch(() => undefined)]);
+      await Promise.all([far.stop(), counting.stop()]);
+    },
+  };
+}
+
+/** The count, and how to stop it (the job is done with the file); a stopped count settles, short. */
+interface Counting {
+  total: Promise<number>;
+  stop(): Promise<void>;
+}
+
+function countOnEventLoop(data: ImportReaderData): Counting {
+  const stopped = new AbortController();
+  const total = countImportRecords(data.path, data.format, stopped.signal);
+  return {
+    total,
+    stop: async () => {
+      stopped.abort();
+      await total.catch(() => undefined);
+    },
+  };
+}
+
+function countOnThread(data: ImportReaderData): Counting {
+  const worker = startWorkerThread(workerEntry(import.meta.url, 'import-count-worker'), {
+    path: data.path,
+    format: data.format,
+  });
+  const total = new Promise<number>((resolve, reject) => {
+    worker.on('message', (message: { kind: 'counted'; rowsTotal: number } | ReadFailure) =>
+      message.kind === 'counted' ? resolve(message.rowsTotal) : reject(errorOf(message)),
+    );
+    worker.on('error', reject);
+    // After the count (or its failure) this changes nothing; before it, the thread was stopped.
+    worker.on('exit', (code) => reject(new Error(`The import's count thread stopped (exit code ${code}).`)));
+  });
+  return {
+    total,
+    stop: async () => {
+      await worker.terminate();
     },
   };
 }

@@ -125,9 +125,12 @@ async function runImport(
   let progress = job.result as ImportProgress;
   const { surveyId, decimalSeparator } = payload;
   // The file is read, and each batch decoded and laid out, by the import's reader: on a thread of its own
-  // beside SQLite when the file is large enough, else on the event loop (decision 0017).
+  // beside SQLite when the file is large enough, else on the event loop (decision 0017). It is counted
+  // meanwhile beside the reader, not with it: on the event loop when the reader has a thread, else on a
+  // thread of its own when the file is large enough (decision 0018).
   const { size } = await fileOrFail(() => stat(path));
   const place = readerPlace(dialectOf(deps.db).worksOnEventLoop, size, threadFromBytes);
+  const countPlace = place === 'thread' ? 'event loop' : readerPlace(true, size, threadFromBytes);
   const reader = openImportReader(
     {
       path,
@@ -140,6 +143,7 @@ async function runImport(
       batchRows,
     },
     place,
+    countPlace,
   );
   try {
     // The batches asked for ahead, laid out by the reader while the file is counted and while the one in
