@@ -156,12 +156,21 @@ function countOnThread(data: ImportReaderData): Counting {
   };
 }
 
+/**
+ * The reader thread's young generation, in MB (Node's default is smaller): laying out allocates a great
+ * deal that dies young, and a larger young generation collects it less often and promotes less of it. A
+ * 100k-row SQLite import: 11.7, 11.1, 10.1 s against 12.2, 11.9, 11.4 s with the default (decision 0018).
+ */
+const READER_YOUNG_GENERATION_MB = 64;
+
 function onThread(
   data: ImportReaderData,
   hear: (message: ReaderMessage) => void,
   fail: (error: Error) => void,
 ): Far {
-  const worker: Worker = startWorkerThread(workerEntry(import.meta.url, 'import-worker'), data);
+  const worker: Worker = startWorkerThread(workerEntry(import.meta.url, 'import-worker'), data, {
+    maxYoungGenerationSizeMb: READER_YOUNG_GENERATION_MB,
+  });
   worker.on('message', hear);
   worker.on('error', (error) => fail(error));
   worker.on('exit', (code) => fail(new Error(`The import's reader thread stopped (exit code ${code}).`)));
