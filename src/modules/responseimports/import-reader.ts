@@ -1,9 +1,9 @@
 /**
  * The reading side of a response import (decision 0017): it reads the file and lays out one batch of
  * records at a time (import-batches.ts), each when the job asks for it, with the instant and survey the
- * job gives, and hands it over. The file's responses are counted elsewhere, meanwhile (import-thread.ts). It reads and writes no database. It runs on a
- * thread of its own beside SQLite, which works on the event loop's thread, and on the event loop beside
- * PostgreSQL, which works in its own process (import-thread.ts).
+ * job gives, and hands it over. The file's responses are counted elsewhere, meanwhile (decision 0018). It
+ * reads and writes no database. It runs on a thread of its own beside SQLite, which works on the event
+ * loop's thread, and on the event loop beside PostgreSQL, which works in its own process (import-thread.ts).
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Scope } from '../../db/scope.js';

@@ -62,8 +62,8 @@ interface Far {
 }
 
 /**
- * The reader of `data` in `place`, with the file counted in `countPlace` (a thread of its own for a file
- * large enough to earn its start, whatever the engine: the count needs no database and sends one number).
+ * The reader of `data` in `place`, with the file counted in `countPlace` (the job's to say, decision 0018;
+ * on a thread the count needs no database and sends one number).
  */
 export function openImportReader(
   data: ImportReaderData,

@@ -130,7 +130,7 @@ async function runImport(
   // thread of its own when the file is large enough (decision 0018).
   const { size } = await fileOrFail(() => stat(path));
   const place = readerPlace(dialectOf(deps.db).worksOnEventLoop, size, threadFromBytes);
-  const countPlace = place === 'thread' ? 'event loop' : readerPlace(true, size, threadFromBytes);
+  const countPlace = place === 'thread' || size < threadFromBytes ? 'event loop' : 'thread';
   const reader = openImportReader(
     {
       path,
