@@ -19,6 +19,7 @@ import {
 } from '../../src/modules/responseimports/import-file.js';
 import type { ImportReaderData } from '../../src/modules/responseimports/import-reader.js';
 import {
+  countPlace,
   openImportReader,
   type ReaderPlace,
   readerPlace,
@@ -214,5 +215,14 @@ describe('the response import reader', () => {
     expect(readerPlace(true, 999_999, 1_000_000)).toBe('event loop');
     expect(readerPlace(false, 2_000_000, 1_000_000)).toBe('event loop');
     expect(readerPlace(false, 0, 0)).toBe('event loop');
+  });
+
+  it('counts the file beside the reader, not with it: on a thread only when the reader shares the event loop', () => {
+    // Beside SQLite the reader has a thread: the job's event loop, idle until the first batch, counts.
+    expect(countPlace('thread', 2_000_000, 1_000_000)).toBe('event loop');
+    // Beside PostgreSQL the reader busies the event loop: a file large enough is counted on a thread.
+    expect(countPlace('event loop', 2_000_000, 1_000_000)).toBe('thread');
+    expect(countPlace('event loop', 1_000_000, 1_000_000)).toBe('thread');
+    expect(countPlace('event loop', 999_999, 1_000_000)).toBe('event loop');
   });
 });

@@ -102,5 +102,5 @@ export function failureOf(error: unknown): ReadFailure {
 export function errorOf(failure: ReadFailure): Error {
   if (failure.reason === 'unreadable') return new UnreadableFileError(failure.message);
   if (failure.reason === 'gone') return Object.assign(new Error(failure.message), { code: 'ENOENT' });
-  return new Error(`The import's reader failed: ${failure.message}`);
+  return new Error(`Reading the import file failed: ${failure.message}`);
 }

@@ -47,6 +47,15 @@ export function readerPlace(worksOnEventLoop: boolean, bytes: number, threadFrom
   return worksOnEventLoop && bytes >= threadFromBytes ? 'thread' : 'event loop';
 }
 
+/**
+ * Where the file of `bytes` is counted (decision 0018): beside the reader, not with it. On the event loop
+ * when the reader has a thread (the job's thread waits for the first batches anyway); else on a thread of
+ * its own when the file is at least `threadFromBytes` (the event loop is busy laying batches out).
+ */
+export function countPlace(reader: ReaderPlace, bytes: number, threadFromBytes: number): ReaderPlace {
+  return reader === 'thread' || bytes < threadFromBytes ? 'event loop' : 'thread';
+}
+
 interface Asked {
   now: Date;
   survey: SurveyForResponses;
@@ -62,16 +71,16 @@ interface Far {
 }
 
 /**
- * The reader of `data` in `place`, with the file counted in `countPlace` (the job's to say, decision 0018;
- * on a thread the count needs no database and sends one number).
+ * The reader of `data` in `place`, with the file counted in `countIn` (the job gives `countPlace`'s answer;
+ * without, the count runs where the reader does, which lets the tests try both places of each).
  */
 export function openImportReader(
   data: ImportReaderData,
   place: ReaderPlace,
-  countPlace: ReaderPlace = place,
+  countIn: ReaderPlace = place,
 ): ImportReader {
   const asked: Asked[] = [];
-  const counting = countPlace === 'thread' ? countOnThread(data) : countOnEventLoop(data);
+  const counting = countIn === 'thread' ? countOnThread(data) : countOnEventLoop(data);
   const rowsTotal = counting.total;
   // Met by the job's first await; settled here so an early failure is never an unhandled rejection.
   rowsTotal.catch(() => undefined);

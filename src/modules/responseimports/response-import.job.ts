@@ -20,7 +20,7 @@ import { type PreparedBatch, prepareRows } from './import-batches.js';
 import { type HeaderMatch, ImportHeaderError } from './import-columns.js';
 import { isFileGone, readHeaderRows, UnreadableFileError } from './import-file.js';
 import { matchFileHeader } from './import-header.js';
-import { openImportReader, readerPlace } from './import-thread.js';
+import { countPlace, openImportReader, readerPlace } from './import-thread.js';
 import { ERRORS_KEPT, type ImportPayload, type ImportProgress } from './response-imports.service.js';
 
 /**
@@ -126,11 +126,9 @@ async function runImport(
   const { surveyId, decimalSeparator } = payload;
   // The file is read, and each batch decoded and laid out, by the import's reader: on a thread of its own
   // beside SQLite when the file is large enough, else on the event loop (decision 0017). It is counted
-  // meanwhile beside the reader, not with it: on the event loop when the reader has a thread, else on a
-  // thread of its own when the file is large enough (decision 0018).
+  // meanwhile, beside the reader (decision 0018).
   const { size } = await fileOrFail(() => stat(path));
   const place = readerPlace(dialectOf(deps.db).worksOnEventLoop, size, threadFromBytes);
-  const countPlace = place === 'thread' || size < threadFromBytes ? 'event loop' : 'thread';
   const reader = openImportReader(
     {
       path,
@@ -143,7 +141,7 @@ async function runImport(
       batchRows,
     },
     place,
-    countPlace,
+    countPlace(place, size, threadFromBytes),
   );
   try {
     // The batches asked for ahead, laid out by the reader while the file is counted and while the one in
