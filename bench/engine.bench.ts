@@ -48,7 +48,8 @@ const load = (origin: string, surveyId: string, respondents: number, warmUpS = W
 
 const describe = (r: RespondentsResult) =>
   `${r.completedPerS.toFixed(0)}/s (${r.requestsPerS.toFixed(0)} requests/s, ${(r.serverCpuMs ?? 0).toFixed(2)} ms server CPU each), ` +
-  `p50 ${r.p50Ms.toFixed(1)} p99 ${r.p99Ms.toFixed(1)} max ${r.maxMs.toFixed(0)} ms, ` +
+  `p50 ${r.p50Ms.toFixed(1)} p99 ${r.p99Ms.toFixed(1)} max ${r.maxMs.toFixed(0)} ms ` +
+  `(recording post p50 ${r.recordingP50Ms.toFixed(1)} p99 ${r.recordingP99Ms.toFixed(1)}, other requests p99 ${r.othersP99Ms.toFixed(1)}), ` +
   `${r.errors} errors${r.firstError ? ` (${r.firstError})` : ''}`;
 
 /** The stored definition's length in KB. */

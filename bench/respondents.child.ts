@@ -3,7 +3,8 @@
  * keeps its event loop: `respondents` browsers at once, each taking the survey from its link to the end
  * page in a loop (open the link, post each page, follow every 303 as a browser does), for a warm-up and
  * then a measured time. Prints one JSON line: completed responses and requests per second, the latency of
- * every request (page p50/p99/max), and the errors (any answer a browser would not expect).
+ * every request (page p50/p99/max), the same split into the post that records the response and the other
+ * requests (where the p99 comes from), and the errors (any answer a browser would not expect).
  */
 import type { RespondentsResult, RespondentsSpec } from './survey-taking.js';
 
@@ -14,16 +15,22 @@ interface Tally {
   requests: number;
   errors: number;
   latencies: number[];
+  /** The same latencies apart: the last page's posts, which record the responses, and the others. */
+  recording: number[];
+  others: number[];
   firstError?: string;
 }
 
 async function respond(tally: Tally): Promise<void> {
   let cookie = '';
+  let recordingPost = false;
   const timed = async (url: string, init: RequestInit): Promise<Response> => {
     const started = performance.now();
     const response = await fetch(url, { ...init, redirect: 'manual' });
     const body = response.status === 303 ? '' : await response.text();
-    tally.latencies.push(performance.now() - started);
+    const latency = performance.now() - started;
+    tally.latencies.push(latency);
+    (recordingPost && init.method === 'POST' ? tally.recording : tally.others).push(latency);
     tally.requests++;
     const set = response.headers.get('set-cookie');
     if (set) cookie = set.split(';')[0] ?? '';
@@ -42,7 +49,8 @@ async function respond(tally: Tally): Promise<void> {
   };
   const path = `/jfe/form/${spec.surveyId}`;
   let page = await go(path);
-  for (const fields of spec.pages) {
+  for (const [index, fields] of spec.pages.entries()) {
+    recordingPost = index === spec.pages.length - 1;
     const form = new URLSearchParams(fields);
     for (const name of ['_fw_session', '_fw_page'])
       form.set(name, new RegExp(`name="${name}" value="([^"]*)"`).exec(page)?.[1] ?? '');
@@ -52,7 +60,7 @@ async function respond(tally: Tally): Promise<void> {
 }
 
 async function run(seconds: number): Promise<Tally> {
-  const tally: Tally = { completed: 0, requests: 0, errors: 0, latencies: [] };
+  const tally: Tally = { completed: 0, requests: 0, errors: 0, latencies: [], recording: [], others: [] };
   const until = performance.now() + seconds * 1000;
   await Promise.all(
     Array.from({ length: spec.respondents }, async () => {
@@ -76,6 +84,8 @@ const percentile = (sorted: number[], p: number) =>
 const warm = await run(spec.warmUpS);
 const tally = await run(spec.durationS);
 const sorted = tally.latencies.sort((a, b) => a - b);
+const recording = tally.recording.sort((a, b) => a - b);
+const others = tally.others.sort((a, b) => a - b);
 const result: RespondentsResult = {
   completedPerS: tally.completed / spec.durationS,
   completedInAll: warm.completed + tally.completed,
@@ -83,6 +93,9 @@ const result: RespondentsResult = {
   p50Ms: percentile(sorted, 50),
   p99Ms: percentile(sorted, 99),
   maxMs: sorted.at(-1) ?? 0,
+  recordingP50Ms: percentile(recording, 50),
+  recordingP99Ms: percentile(recording, 99),
+  othersP99Ms: percentile(others, 99),
   errors: tally.errors,
   ...(tally.firstError ? { firstError: tally.firstError } : {}),
 };

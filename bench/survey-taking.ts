@@ -185,6 +185,11 @@ export interface RespondentsResult {
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
+  /** The last page's post, which records the response (a transaction of its own): p50 and p99. */
+  recordingP50Ms: number;
+  recordingP99Ms: number;
+  /** Every other request (the link, the other pages' posts, the redirected gets): p99. */
+  othersP99Ms: number;
   errors: number;
   firstError?: string;
 }
