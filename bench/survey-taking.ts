@@ -67,14 +67,19 @@ export interface Fieldwork {
   headers: Record<string, string>;
 }
 
-/** Fieldwork on the database, logging as a serving node does (to /dev/null), on a loopback port. */
+/**
+ * Fieldwork on the database, logging as a serving node does (to /dev/null), on a loopback port. Its files
+ * (uploads, exports) go to a directory of its own, removed when the app closes.
+ */
 export async function startFieldwork(database: Db): Promise<Fieldwork> {
   const org = await bootstrapOrganization(database.db, systemClock.now(), {
     brandId: `bench${randomBytes(4).toString('hex')}`,
   });
-  const config = readConfig({ data: ':memory:', rateLimit: '0' }, {});
+  const files = await mkdtemp(join(tmpdir(), 'fieldwork-bench-files-'));
+  const config = readConfig({ data: files, rateLimit: '0' }, {});
   const logger = loggerOptions(config, '/dev/null');
   const app = await buildApp({ config: { ...config, rateLimit: 0 }, database, clock: systemClock, logger });
+  app.addHook('onClose', () => rm(files, { recursive: true, force: true }));
   await app.listen({ port: 0, host: '127.0.0.1' });
   const origin = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
   return { app, origin, headers: { 'x-api-token': org.apiToken, 'content-type': 'application/json' } };
