@@ -14,8 +14,7 @@ interface Tally {
   completed: number;
   requests: number;
   errors: number;
-  latencies: number[];
-  /** The same latencies apart: the last page's posts, which record the responses, and the others. */
+  /** Every request's latency, in two: the last page's posts, which record the responses, and the others. */
   recording: number[];
   others: number[];
   firstError?: string;
@@ -29,7 +28,6 @@ async function respond(tally: Tally): Promise<void> {
     const response = await fetch(url, { ...init, redirect: 'manual' });
     const body = response.status === 303 ? '' : await response.text();
     const latency = performance.now() - started;
-    tally.latencies.push(latency);
     (recordingPost && init.method === 'POST' ? tally.recording : tally.others).push(latency);
     tally.requests++;
     const set = response.headers.get('set-cookie');
@@ -60,7 +58,7 @@ async function respond(tally: Tally): Promise<void> {
 }
 
 async function run(seconds: number): Promise<Tally> {
-  const tally: Tally = { completed: 0, requests: 0, errors: 0, latencies: [], recording: [], others: [] };
+  const tally: Tally = { completed: 0, requests: 0, errors: 0, recording: [], others: [] };
   const until = performance.now() + seconds * 1000;
   await Promise.all(
     Array.from({ length: spec.respondents }, async () => {
@@ -83,7 +81,7 @@ const percentile = (sorted: number[], p: number) =>
 
 const warm = await run(spec.warmUpS);
 const tally = await run(spec.durationS);
-const sorted = tally.latencies.sort((a, b) => a - b);
+const sorted = [...tally.recording, ...tally.others].sort((a, b) => a - b);
 const recording = tally.recording.sort((a, b) => a - b);
 const others = tally.others.sort((a, b) => a - b);
 const result: RespondentsResult = {
