@@ -18,10 +18,10 @@ import { execFile } from 'node:child_process';
 import { createWriteStream, openAsBlob } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { buildApp } from '../dist/app.js';
 import { systemClock } from '../dist/clock.js';
 import { readConfig } from '../dist/config.js';
 import { createDatabase, migrateToLatest } from '../dist/db/database.js';
+import { applyHeapGrowth } from '../dist/heap-growth.js';
 import { insertMany } from '../dist/modules/contacts/bulk-insert.js';
 import { CONTACT_COLUMNS } from '../dist/modules/contacts/contacts.store.js';
 import { bootstrapOrganization } from '../dist/modules/organizations/bootstrap.service.js';
@@ -69,6 +69,9 @@ async function baseline() {
 
 async function fieldwork() {
   const config = readConfig({ data: dataDir, port: '0' }, {});
+  // As `fieldwork serve` does (src/main.ts): the heap's growth is set before the application loads.
+  applyHeapGrowth(config.heapGrowthPercent);
+  const { buildApp } = await import('../dist/app.js');
   const database = createDatabase({ dataDir });
   await migrateToLatest(database.db);
   const org = await bootstrapOrganization(database.db, systemClock.now(), { brandId: 'bench' });

@@ -13,10 +13,10 @@ import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
 import { ZipFile } from 'yazl';
-import { buildApp } from '../src/app.js';
 import { systemClock } from '../src/clock.js';
 import { readConfig } from '../src/config.js';
 import { createDatabase, type Db } from '../src/db/database.js';
+import { applyHeapGrowth } from '../src/heap-growth.js';
 import { exportLayout } from '../src/modules/exports/export-columns.js';
 import { cellSettings } from '../src/modules/exports/formats/cells.js';
 import type { ExportRow } from '../src/modules/exports/formats/export-layout.js';
@@ -40,6 +40,9 @@ async function runOurs(database: Db, spec: ChildSpec, format: string, clock: { s
     ...readConfig({ data: spec.dataDir, logLevel: 'silent', rateLimit: '0' }, {}),
     databaseUrl: spec.databaseUrl,
   };
+  // As `fieldwork serve` does (src/main.ts): the heap's growth is set before the application loads.
+  applyHeapGrowth(config.heapGrowthPercent);
+  const { buildApp } = await import('../src/app.js');
   const app = await buildApp({ config, database, clock: systemClock, logger: false });
   await app.ready();
   app.workers.start();

@@ -2,6 +2,7 @@ import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { createSecureContext } from 'node:tls';
+import { DEFAULT_HEAP_GROWTH_PERCENT } from './heap-growth.js';
 
 export type Role = 'all' | 'api' | 'worker';
 export type BlobStoreKind = 'directory' | 'database';
@@ -32,6 +33,8 @@ export interface Config {
   webhookReceiverMax: number;
   /** The largest import file taken (contact and response imports), in bytes; 1 GiB when not set. */
   importMaxBytes?: number;
+  /** How far V8 lets the heap grow between full collections, in percent; 0: V8's own (heap-growth.ts). */
+  heapGrowthPercent: number;
   /**
    * FIELDWORK_JOB_LEASE_MS and FIELDWORK_JOB_MAX_ATTEMPTS (variables only, for tests and operations): how
    * long a job worker's claim lasts (renewed every third of it while the job runs; default 60 s) and how
@@ -76,6 +79,7 @@ export interface ConfigInput {
   exportRetentionHours?: string;
   blobStore?: string;
   importMaxBytes?: string;
+  heapGrowth?: string;
   webhookConcurrency?: string;
   webhookReceiverMin?: string;
   webhookReceiverMax?: string;
@@ -114,6 +118,11 @@ export function readConfig(input: ConfigInput, env: NodeJS.ProcessEnv = process.
       from('webhookReceiverMax', 'FIELDWORK_WEBHOOK_RECEIVER_MAX', '256'),
     ),
     rateLimit: parseCount(from('rateLimit', 'FIELDWORK_RATE_LIMIT', DEFAULT_RATE_LIMIT), 0, 1_000_000),
+    heapGrowthPercent: parseCount(
+      from('heapGrowth', 'FIELDWORK_HEAP_GROWTH', String(DEFAULT_HEAP_GROWTH_PERCENT)),
+      0,
+      300,
+    ),
   };
   const peers = setting(input, 'datacenterPeers', env, 'FIELDWORK_DATACENTER_PEERS');
   if (peers) config.datacenterPeers = parseDatacenterPeers(peers, config.datacenter);

@@ -22,7 +22,19 @@ describe('readConfig', () => {
       webhookConcurrency: 512,
       webhookReceiverMin: 1,
       webhookReceiverMax: 256,
+      heapGrowthPercent: 50,
     });
+  });
+
+  it('takes how far the heap grows between full collections, 0 for V8’s own (decision 0019)', () => {
+    expect(readConfig({}, { FIELDWORK_HEAP_GROWTH: '0' }).heapGrowthPercent).toBe(0);
+    expect(readConfig({ heapGrowth: '120' }, { FIELDWORK_HEAP_GROWTH: '0' }).heapGrowthPercent).toBe(120);
+    expect(() => readConfig({ heapGrowth: '301' }, {})).toThrow(
+      '--heap-growth must be a whole number from 0 to 300, got "301"',
+    );
+    expect(() => readConfig({}, { FIELDWORK_HEAP_GROWTH: '1.5' })).toThrow(
+      'FIELDWORK_HEAP_GROWTH must be a whole number from 0 to 300, got "1.5"',
+    );
   });
 
   it('takes the webhook concurrency cap and a receiver’s floor and ceiling, floor not above ceiling (decision 0013)', () => {

@@ -1,5 +1,6 @@
 import { Argument, Command, Option } from 'commander';
 import { ConfigError, readConfig } from './config.js';
+import { applyHeapGrowth } from './heap-growth.js';
 import { openMigrated } from './open-database.js';
 import { VERSION } from './version.js';
 
@@ -68,8 +69,14 @@ program
     'requests a minute per organisation, 0 for none (env FIELDWORK_RATE_LIMIT; default 3000 with PostgreSQL, 0 embedded)',
   )
   .option('--redis-url <url>', 'Redis that API nodes share for rate limits (env REDIS_URL)')
+  .option(
+    '--heap-growth <percent>',
+    'percent the JavaScript heap may grow between full collections, 0 leaves V8’s own (env FIELDWORK_HEAP_GROWTH, default 50)',
+  )
   .action(async (flags) => {
     const config = readConfig(flags);
+    // Before the application loads: the collections made while it loads set the heap's first limits.
+    applyHeapGrowth(config.heapGrowthPercent);
     // Loaded on demand: the other commands start without the whole HTTP application.
     const { closeOnSignals, startServer } = await import('./server.js');
     const server = await startServer(config, print);

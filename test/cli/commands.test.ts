@@ -92,3 +92,33 @@ describe('bad settings stop the start with one line that names them', () => {
     },
   );
 });
+
+// Decision 0019: `fieldwork serve` sets V8's heap growing factor before the application loads, so the full
+// collections made while it loads limit the heap with it. V8 prints each new limit with the factor it
+// used (`--trace-gc-verbose`): `[HeapController] Limit: old size: … KB, new limit: … KB (1.5)`.
+describe('fieldwork serve --heap-growth', { timeout: 120_000 }, () => {
+  /** The factors of the heap limits V8 set before the server listened, in order. */
+  async function factorsUntilListening(args: string[]): Promise<string[]> {
+    const node = ['--trace-gc-verbose', 'bin/fieldwork.js', 'serve', '--port', '0', ...args];
+    const server = await startCli(process.execPath, node, env);
+    try {
+      const started = server.output().split('listening on ')[0] as string;
+      return [...started.matchAll(/\[HeapController\] Limit: .*\(([\d.]+)\)/g)].map((m) => m[1] as string);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  }
+
+  it('grows the heap by half between full collections by default, from the collections made while loading', async () => {
+    const factors = await factorsUntilListening([]);
+    // The first collections may come before the command line is read; those after it all use 1.5.
+    expect(factors.filter((f) => f === '1.5').length).toBeGreaterThanOrEqual(2);
+    expect(factors.at(-1)).toBe('1.5');
+  });
+
+  it('takes another factor from --heap-growth', async () => {
+    const factors = await factorsUntilListening(['--heap-growth', '120']);
+    expect(factors.filter((f) => f === '2.2').length).toBeGreaterThanOrEqual(2);
+    expect(factors.at(-1)).toBe('2.2');
+  });
+});
