@@ -110,6 +110,12 @@ export async function startSmtpSink(
       });
     },
   });
+  // A client that dies in the middle of a message (the crash tests kill the worker that sends) breaks its
+  // connection: smtp-server reports that as an error of the server, which drops the connection and carries
+  // on, as a real one does. Errors of the server itself (no client's address on them) still surface.
+  server.on('error', (error: Error & { remoteAddress?: string }) => {
+    if (error.remoteAddress === undefined) throw error;
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.server.address() as AddressInfo).port;
   return {
