@@ -3,8 +3,8 @@
  * 0019). V8's own factor is up to 4 on a machine with several GB of memory, and it takes that factor at
  * the collections made while the application loads: the old space may then fill to 4 times what was live
  * before garbage in it is collected. A long job that leaves short-lived garbage in old space (a contact
- * import's batches, which V8 pretenures) took the process to that limit, 310–340 MB for a
- * 1,000,000-contact import. A fixed factor holds the limit near what is live.
+ * import's batches, which V8 pretenures) took the process to that limit: 303–336 MB through the benchmark
+ * for a 1,000,000-contact import. A fixed factor holds the limit near what is live.
  */
 import { setFlagsFromString } from 'node:v8';
 
