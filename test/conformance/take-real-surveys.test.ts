@@ -91,9 +91,11 @@ interface PageState {
   host: string;
   /** An end page that sends the browser on at once (issue 13): a refresh with no delay. */
   refresh: boolean;
+  /** An end page (ours, or the intercepted page a redirect arrives at). */
   ended: boolean;
-  /** The texts of the page's error summaries, and whether it asks to continue without answering. */
+  /** The texts of the page's error summaries. */
   errors: string[];
+  /** The page asks whether to continue without answering (a question that requests an answer). */
   requested: boolean;
 }
 
