@@ -79,8 +79,10 @@ program
     applyHeapGrowth(config.heapGrowthPercent);
     // Loaded on demand: the other commands start without the whole HTTP application.
     const { closeOnSignals, startServer } = await import('./server.js');
-    const server = await startServer(config, print);
+    const server = await startServer(config);
+    // Before the line that says it listens: a signal sent on reading it must find its listener.
     closeOnSignals(server, (line) => process.stderr.write(`${line}\n`));
+    print(server.startText);
   });
 
 program

@@ -12,15 +12,19 @@ import { openMigrated, StartError } from './open-database.js';
 export interface RunningServer {
   app: App;
   url: string;
+  /** What to print once the server runs: the URL, and on a first start the administrator's token. */
+  startText: string;
   stop(): Promise<void>;
 }
 
 /**
  * Migrates, listens, and only then bootstraps an empty store: a start that fails to listen (port in use,
  * a host that is not this machine's) has created nothing, so the next start is still a first start and
- * prints the administrator's token. Writes the URL (and a first token) to `print`.
+ * prints the administrator's token. Returns the text to print (the URL, and a first token) instead of
+ * printing it: the caller first takes the signals that stop it, since whoever reads that line may send one
+ * at once, and a signal with no listener ends the process without closing it.
  */
-export async function startServer(config: Config, print: (line: string) => void): Promise<RunningServer> {
+export async function startServer(config: Config): Promise<RunningServer> {
   const { database } = await openMigrated(config);
   const logger = loggerOptions(config);
   const app = await buildApp({
@@ -45,9 +49,8 @@ export async function startServer(config: Config, print: (line: string) => void)
         : await bootstrapIfEmpty(database.db, systemClock.now(), config.datacenter);
     if (config.role !== 'api') app.workers.start();
     const url = baseUrl(app, config);
-    // One write, so a reader never sees the URL without the first-start token that follows it.
-    print(startLines(url, config, firstStart).join('\n'));
-    return { app, url, stop: () => app.close() };
+    // One text, printed in one write, so a reader never sees the URL without the first-start token after it.
+    return { app, url, startText: startLines(url, config, firstStart).join('\n'), stop: () => app.close() };
   } catch (error) {
     await app.close();
     throw error;
