@@ -1,5 +1,16 @@
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
+  sql,
+} from 'kysely';
 import pg from 'pg';
 import type { Database } from '../tables.js';
 import { dialectOf } from './dialect/index.js';
@@ -96,9 +107,35 @@ function openSqlite(dataDir: string): Kysely<Database> {
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  const db = new Kysely<Database>({
+    dialect: new ImmediateSqliteDialect({ database: withStatementCache(database) }),
+  });
   sqliteHandles.set(db, database);
   return db;
+}
+
+/**
+ * SQLite transactions begin with `BEGIN IMMEDIATE`: each takes the write lock when it begins, waiting for
+ * it under busy_timeout. Kysely's `BEGIN` defers the lock to the first write, and in WAL mode a transaction
+ * that has read cannot take it once another connection committed after that read: SQLite answers "database
+ * is locked" at once, without waiting. The service has one connection, but the CLI's commands (`token
+ * rotate`, `users list`) open their own on the same file while it serves, and its workers commit all the
+ * time. One connection writes at a time anyway, so taking the lock earlier costs the service nothing.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly settings: SqliteDialectConfig) {
+    super(settings);
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.settings);
+  }
 }
 
 const sqliteHandles = new WeakMap<Kysely<Database>, SqliteDatabase.Database>();
