@@ -109,16 +109,22 @@ describe('fieldwork serve --heap-growth', { timeout: 120_000 }, () => {
     }
   }
 
+  /**
+   * The first collections may come before the command line is read, with V8's own factor; from the first
+   * limit with `factor` on, every limit set while the server loaded uses it. How many full collections a
+   * start makes is V8's choice (one was seen with 120 on a slow machine), so their number is not checked.
+   */
+  function expectAppliedWhileLoading(factors: string[], factor: string): void {
+    const from = factors.indexOf(factor);
+    expect(from, factors.join(' ')).toBeGreaterThanOrEqual(0);
+    expect(factors.slice(from)).toEqual(factors.slice(from).map(() => factor));
+  }
+
   it('grows the heap by half between full collections by default, from the collections made while loading', async () => {
-    const factors = await factorsUntilListening([]);
-    // The first collections may come before the command line is read; those after it all use 1.5.
-    expect(factors.filter((f) => f === '1.5').length).toBeGreaterThanOrEqual(2);
-    expect(factors.at(-1)).toBe('1.5');
+    expectAppliedWhileLoading(await factorsUntilListening([]), '1.5');
   });
 
   it('takes another factor from --heap-growth', async () => {
-    const factors = await factorsUntilListening(['--heap-growth', '120']);
-    expect(factors.filter((f) => f === '2.2').length).toBeGreaterThanOrEqual(2);
-    expect(factors.at(-1)).toBe('2.2');
+    expectAppliedWhileLoading(await factorsUntilListening(['--heap-growth', '120']), '2.2');
   });
 });
