@@ -110,9 +110,12 @@ export class LocalBuckets implements Buckets {
 }
 
 /**
- * takeFromBucket, atomically on Redis: reads the bucket's tat, stores the new one if the request passes
- * (expiring when the bucket is empty), answers the tat it read. Time is the API node's clock, passed in
- * with the interval and the window, all in whole microseconds (exact in Lua's doubles up to 2^53).
+ * takeFromBucket, atomically on Redis: reads the bucket's tat, stores the new one if the request passes,
+ * answers the tat it read. Time is the API node's clock, passed in with the interval and the window, all in
+ * whole microseconds (exact in Lua's doubles up to 2^53). A key expires a whole window after the last call
+ * that passed: the bucket is empty by then (it never holds more than a window), and the expiry runs on
+ * Redis's clock, not the nodes', so a key that expired as its bucket emptied by the nodes' clock would lose
+ * calls whenever the two clocks disagree on how much time passed.
  */
 const TAKE_SCRIPT = `
 local now = tonumber(ARGV[1])
@@ -123,7 +126,7 @@ local start = now
 if stored then start = math.max(tonumber(stored), now) end
 local nextTat = start + interval
 if nextTat - now <= window then
-  redis.call('SET', KEYS[1], string.format('%.0f', nextTat), 'PX', math.ceil((nextTat - now) / 1000))
+  redis.call('SET', KEYS[1], string.format('%.0f', nextTat), 'PX', math.ceil(window / 1000))
 end
 return stored or ''
 `;

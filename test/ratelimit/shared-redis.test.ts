@@ -106,6 +106,17 @@ describe('two API nodes sharing Redis', () => {
     }
   });
 
+  it('keep a bucket while the nodes’ clock says it holds calls, however much time Redis’s own clock sees pass', async () => {
+    // At 3,000 a minute one call drains in 20 ms of the nodes' clock, which stands still here; Redis expires
+    // keys by its own clock, which does not. A key that expired once that one call's 20 ms had passed on
+    // Redis's clock would lose the call: the second node would answer 2,999 left again.
+    const [one, two] = [await node({ rateLimit: 3000 }), await node({ rateLimit: 3000 })];
+    const org = await one.newOrganization();
+    expect(rateHeaders(await one.call(org.apiToken, 'GET', '/API/v3/whoami')).remaining).toBe('2999');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(rateHeaders(await two.call(org.apiToken, 'GET', '/API/v3/whoami')).remaining).toBe('2998');
+  });
+
   it('share the per-endpoint buckets too: 100 export starts in all', async () => {
     const [one, two] = [await node({ rateLimit: 3000 }), await node({ rateLimit: 3000 })];
     const org = await one.newOrganization();
