@@ -19,6 +19,7 @@ import { registerOpenApi } from './http/openapi.js';
 import { createRateLimiter, registerRateLimits } from './http/rate-limit.js';
 import { randomRequestId } from './http/request-id.js';
 import { RequestLog } from './http/request-log.js';
+import { serializerCompiler } from './http/serialization.js';
 import { validatorCompiler } from './http/validation.js';
 import { BlobSweeper } from './jobs/blob-sweeper.js';
 import { JobRegistry, JobWorker } from './jobs/job-runner.js';
@@ -132,6 +133,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     done();
   });
   app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
   // No call takes text/plain: without Fastify's default parser it is a 415 like any other type.
   app.removeContentTypeParser('text/plain');
   guardRequestInput(app);

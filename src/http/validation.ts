@@ -47,9 +47,26 @@ export function withFiniteNumbers(schema: unknown): unknown {
 
 const isSchemaMap = (value: unknown): value is Schema => value !== null && typeof value === 'object';
 
+/**
+ * withFiniteNumbers of a route's schema, the same object each time it is asked for that schema. Ajv keeps
+ * what it compiled by schema object, so a schema it has seen compiles once per process: every app built
+ * here (a test file builds several, and a route may share its schema with others) takes the validator ajv
+ * already has instead of compiling it again and keeping both. A route's schema is a constant, never changed
+ * once declared, which is what ajv's own cache relies on too.
+ */
+const finiteSchemas = new WeakMap<object, object>();
+function finiteSchemaOf(schema: object): object {
+  let finite = finiteSchemas.get(schema);
+  if (finite === undefined) {
+    finite = withFiniteNumbers(schema) as object;
+    finiteSchemas.set(schema, finite);
+  }
+  return finite;
+}
+
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart, contentType }) => {
   const typedJson = httpPart === 'body' && contentType !== 'multipart/form-data';
-  return (typedJson ? forJson : forText).compile(withFiniteNumbers(schema) as object) as ReturnType<
+  return (typedJson ? forJson : forText).compile(finiteSchemaOf(schema)) as ReturnType<
     FastifySchemaCompiler<object>
   >;
 };
