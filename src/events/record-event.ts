@@ -1,3 +1,4 @@
+import { dialectOf, type Write } from '../db/dialect/index.js';
 import type { Scope } from '../db/scope.js';
 import type { Queryable } from '../deps.js';
 import { newIds } from '../http/ids.js';
@@ -59,15 +60,30 @@ export async function recordEvent(
 
 /**
  * recordEvent for several events of one organisation made in the same transaction (a batch of recorded
- * responses): the events in one insert, the subscriptions read once, their deliveries in one insert.
- * Returns the event ids, in order.
+ * responses): the subscriptions read once, then the events' insert and their deliveries' as one round trip
+ * (the dialect's runWrites). Returns the event ids, in order.
  */
 export async function recordEvents(
   trx: Queryable,
   scope: Scope,
   events: readonly NewEvent[],
 ): Promise<string[]> {
-  if (events.length === 0) return [];
+  const { eventIds, writes } = await eventWrites(trx, scope, events);
+  await dialectOf(trx).runWrites(trx, writes);
+  return eventIds;
+}
+
+/**
+ * recordEvents without its writes: reads the subscriptions and answers the events' ids and the writes that
+ * record them (the events, then their deliveries), for a caller that runs them with its own (recording a
+ * response, record-response.ts) in the same transaction.
+ */
+export async function eventWrites(
+  trx: Queryable,
+  scope: Scope,
+  events: readonly NewEvent[],
+): Promise<{ eventIds: string[]; writes: Write[] }> {
+  if (events.length === 0) return { eventIds: [], writes: [] };
   for (const { topic } of events)
     if (!isEventTopic(topic)) throw new Error(`recordEvent: unknown topic ${topic}`);
   // An event's id is the `webhook-id` of every delivery of it: stable across retries. A batch's ids are
@@ -80,7 +96,7 @@ export async function recordEvents(
     payload: JSON.stringify(payload),
     created_at: now.toISOString(),
   }));
-  await trx.insertInto('events').values(rows).execute();
+  const writes: Write[] = [trx.insertInto('events').values(rows)];
   const subscriptions = await trx
     .selectFrom('event_subscriptions')
     .select(['id', 'topics'])
@@ -90,7 +106,7 @@ export async function recordEvents(
   const matched = rows.flatMap((event) =>
     subscriptions.filter((s) => topicMatches(s.topics, event.topic)).map((s) => ({ event, s })),
   );
-  if (matched.length === 0) return eventIds;
+  if (matched.length === 0) return { eventIds, writes };
   const deliveryIds = newIds('DL', matched.length);
   const deliveries = matched.map(({ event, s }, i) => ({
     id: deliveryIds[i] as string,
@@ -105,9 +121,6 @@ export async function recordEvents(
   }));
   nudgeWorkers();
   for (let i = 0; i < deliveries.length; i += DELIVERIES_PER_INSERT)
-    await trx
-      .insertInto('event_deliveries')
-      .values(deliveries.slice(i, i + DELIVERIES_PER_INSERT))
-      .execute();
-  return eventIds;
+    writes.push(trx.insertInto('event_deliveries').values(deliveries.slice(i, i + DELIVERIES_PER_INSERT)));
+  return { eventIds, writes };
 }

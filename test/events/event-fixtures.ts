@@ -25,6 +25,15 @@ export function testWorker(t: TestApp, options: DeliveryWorkerOptions = {}): Del
   return new DeliveryWorker(deps, { random: () => 0.5, ...options });
 }
 
+/** Subscribes the organisation of `apiToken` to every survey's completed responses, sent to `url`. */
+export async function subscribeToCompletions(t: TestApp, apiToken: string, url: string): Promise<void> {
+  const sub = await t.call(apiToken, 'POST', '/API/v3/eventsubscriptions', {
+    publicationUrl: url,
+    topics: 'surveyengine.completedResponse.*',
+  });
+  if (sub.status !== 200) throw new Error(`subscription refused: ${JSON.stringify(sub.body)}`);
+}
+
 /** Emits an event the way a module does: inside its own transaction. */
 export function emit(t: TestApp, brandId: string, topic: string, payload: Record<string, unknown>) {
   return t.database.db

@@ -1,8 +1,21 @@
-import type { Kysely, RawBuilder, SelectQueryBuilder, Transaction } from 'kysely';
+import type {
+  Compilable,
+  Kysely,
+  OperationNodeSource,
+  RawBuilder,
+  SelectQueryBuilder,
+  Transaction,
+} from 'kysely';
 
 // The dialect works on any database type (and on any table's rows).
 // biome-ignore lint/suspicious/noExplicitAny: see above
 type AnyDatabase = any;
+
+/**
+ * A statement that writes and whose result nobody reads: an insert, update or delete builder, made on the
+ * transaction it runs in (runWrites).
+ */
+export type Write = Compilable & OperationNodeSource;
 
 /**
  * Every difference between the two engines, as named functions (issue 18 item 2): `sqlite.ts` and
@@ -61,6 +74,25 @@ export interface EngineDialect {
    * time anyway).
    */
   nextSequenceValues(db: Kysely<AnyDatabase>, name: string, count: number): Promise<number[]>;
+
+  /**
+   * `count` numbers of a sequence for the rows of one insert, in row order: PostgreSQL's `nextval` written
+   * into the insert, which draws them (no statement of its own); SQLite's drawn now (nextSequenceValues).
+   */
+  sequenceValuesToInsert(
+    db: Kysely<AnyDatabase>,
+    name: string,
+    count: number,
+  ): Promise<ReadonlyArray<number | RawBuilder<number>>>;
+
+  /**
+   * Runs writes in one round trip where a statement costs one: each write goes through the database's
+   * plugins as a statement of its own, then PostgreSQL gets them as one statement of data-modifying CTEs
+   * (`WITH w0 AS (...), w1 AS (...) SELECT 1`); SQLite, in-process, runs them one after another. So the
+   * writes must not depend on each other's effects (PostgreSQL runs them on one snapshot, in no set order),
+   * nor change one row twice; a foreign key between them is checked once all are done. Decision 0021.
+   */
+  runWrites(db: Kysely<AnyDatabase>, writes: readonly Write[]): Promise<void>;
 
   /** The column type of raw bytes. */
   readonly binaryType: 'blob' | 'bytea';

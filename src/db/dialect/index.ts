@@ -3,7 +3,7 @@ import type { EngineDialect } from './engine-dialect.js';
 import * as postgres from './postgres.js';
 import * as sqlite from './sqlite.js';
 
-export type { EngineDialect } from './engine-dialect.js';
+export type { EngineDialect, Write } from './engine-dialect.js';
 
 // Each engine's module, checked whole against the interface: a missing or mistyped difference fails here.
 const sqliteDialect: EngineDialect = sqlite;

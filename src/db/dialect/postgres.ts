@@ -1,5 +1,12 @@
-import { type RawBuilder, sql } from 'kysely';
-import type { EngineDialect } from './engine-dialect.js';
+import {
+  createQueryId,
+  type OperationNode,
+  type QueryExecutor,
+  type QueryId,
+  type RawBuilder,
+  sql,
+} from 'kysely';
+import type { EngineDialect, Write } from './engine-dialect.js';
 import { OBJECT_TEXT_BYTES, replaced, widthsOf } from './json-widths.js';
 
 /** This module is the postgres EngineDialect (index.ts `dialectOf`): one named export per difference. */
@@ -66,6 +73,38 @@ export const nextSequenceValues: EngineDialect['nextSequenceValues'] = async (db
   }>`select nextval(${name}) as value from generate_series(1, ${count})`.execute(db);
   return rows.map((row) => Number(row.value)).sort((a, b) => a - b);
 };
+
+export const sequenceValuesToInsert: EngineDialect['sequenceValuesToInsert'] = async (_db, name, count) =>
+  // A multi-row VALUES list is evaluated row after row, so the numbers grow in row order.
+  Array.from({ length: count }, () => sql<number>`nextval(${name})`);
+
+/** PostgreSQL binds at most 65,535 values in one statement. */
+const MAX_BOUND_VALUES = 65_535;
+
+export const runWrites: EngineDialect['runWrites'] = async (db, writes) => {
+  if (writes.length === 0) return;
+  if (writes.length === 1) {
+    await db.executeQuery(writes[0] as Write);
+    return;
+  }
+  // A builder's node has been through the database's plugins, each write as the statement it is.
+  const nodes = writes.map((write) => write.toOperationNode());
+  await runAsCtes(db.getExecutor(), nodes, createQueryId());
+};
+
+/** The writes' nodes as one statement, halved until it binds no more values than PostgreSQL takes. */
+async function runAsCtes(executor: QueryExecutor, nodes: readonly OperationNode[], queryId: QueryId) {
+  const ctes = nodes.map((node, i) => sql`${sql.id(`w${i}`)} AS (${{ toOperationNode: () => node }})`);
+  // Compiled as it is: the plugins have seen each write already, and a second pass would change them twice.
+  const compiled = executor.compileQuery(sql`WITH ${sql.join(ctes)} SELECT 1`.toOperationNode(), queryId);
+  if (compiled.parameters.length > MAX_BOUND_VALUES && nodes.length > 1) {
+    const half = Math.ceil(nodes.length / 2);
+    await runAsCtes(executor, nodes.slice(0, half), queryId);
+    await runAsCtes(executor, nodes.slice(half), queryId);
+    return;
+  }
+  await executor.executeQuery(compiled);
+}
 
 export const binaryType = 'bytea';
 

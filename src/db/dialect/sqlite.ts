@@ -64,6 +64,13 @@ export const nextSequenceValues: EngineDialect['nextSequenceValues'] = async (db
   return Array.from({ length: count }, (_, i) => Number(last) - count + 1 + i);
 };
 
+export const sequenceValuesToInsert: EngineDialect['sequenceValuesToInsert'] = nextSequenceValues;
+
+/** In-process, a statement is no round trip: the writes run one after another. */
+export const runWrites: EngineDialect['runWrites'] = async (db, writes) => {
+  for (const write of writes) await db.executeQuery(write);
+};
+
 export const binaryType = 'blob';
 
 export const writeBatchDelayMs = 10;

@@ -276,9 +276,9 @@ async function recordAndClose(
   const screened = walked.ending.screened;
   const anonymized = run.engine.anonymized;
   await deps.db.transaction().execute(async (trx) => {
-    // The session first: the recording writes the owner's counts last, so that row, which completions of
-    // the owner's surveys share, stays locked only until the commit (decision 0012).
-    await store.updateSession(trx, scope, session.id, {
+    // The session is closed by the recording's own round trip, with its last writes (decision 0021), so
+    // the owner's counts, which completions of the owner's surveys share, stay locked only until the commit.
+    const closing = store.sessionUpdate(trx, scope, session.id, {
       state: serializeState(state),
       status: 'complete',
       response_id: responseId,
@@ -318,6 +318,7 @@ async function recordAndClose(
         extraMetadata: { ...displayOrders(run.engine, walked, state.answers, state.seed), ...recipient },
       },
       run.taking.definitionVersion,
+      [closing],
     );
     await countPresentations(trx, scope, run.engine, run.taking.surveyId, walked);
     const completion = {

@@ -29,12 +29,21 @@ export async function updateSession(
   sessionId: string,
   changes: Updateable<EngineSessionsTable>,
 ): Promise<void> {
-  await db
+  await sessionUpdate(db, scope, sessionId, changes).execute();
+}
+
+/** updateSession as a write, run with the recording's (engine.service.ts). */
+export function sessionUpdate(
+  db: Queryable,
+  scope: Scope,
+  sessionId: string,
+  changes: Updateable<EngineSessionsTable>,
+) {
+  return db
     .updateTable('engine_sessions')
     .set(changes)
     .where('organization_id', '=', scope.organizationId)
-    .where('id', '=', sessionId)
-    .execute();
+    .where('id', '=', sessionId);
 }
 
 export async function insertLinkToken(db: Queryable, row: Insertable<EngineLinkTokensTable>): Promise<void> {

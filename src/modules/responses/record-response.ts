@@ -1,10 +1,10 @@
-import type { Insertable } from 'kysely';
+import type { Insertable, RawBuilder } from 'kysely';
 import { isoSeconds } from '../../clock.js';
-import { dialectOf, isUniqueViolation } from '../../db/dialect/index.js';
+import { dialectOf, isUniqueViolation, type Write } from '../../db/dialect/index.js';
 import { toJson } from '../../db/json.js';
 import type { Scope } from '../../db/scope.js';
 import type { Queryable } from '../../deps.js';
-import { recordEvents } from '../../events/record-event.js';
+import { eventWrites } from '../../events/record-event.js';
 import { completedResponseTopic } from '../../events/topics.js';
 import { ApiError } from '../../http/errors.js';
 import { newIds } from '../../http/ids.js';
@@ -17,13 +17,13 @@ import {
   withDerivedAnswers,
 } from '../surveys/definition/response-values.js';
 import {
-  addToQuotas,
-  moveResponseCounts,
   quotasMatched,
+  quotaWrites,
+  responseCountWrites,
   type SurveyForResponses,
   surveyForResponses,
 } from '../surveys/survey-responses.service.js';
-import { insertResponses, listResponseOwners } from './responses.store.js';
+import { listResponseOwners, responseInserts } from './responses.store.js';
 import type { ResponsesTable } from './responses.tables.js';
 
 /** Where `responses.seq` comes from (migration 0015): numbers that only grow, recorded order. */
@@ -104,6 +104,7 @@ const isAuditable = (status: number) => status === 0 || status === 16;
  *
  * ResponseEventContext is at most 50 characters (spec 6, 8): a longer one is refused here with a 400
  * (the API's rule); the engine cuts the value at 50 before calling (cutResponseEventContext).
+ * `alongside`: the caller's own writes (the engine's session), run first in the recording's round trip.
  * Throws GSI_2 when the scope has no such survey, FW_RSP_2 when the session was already recorded.
  */
 export async function recordCompletedResponse(
@@ -111,10 +112,12 @@ export async function recordCompletedResponse(
   scope: Scope,
   input: CompletedResponseInput,
   definitionVersion?: number | null,
+  alongside: readonly Write[] = [],
 ): Promise<RecordedResponse> {
   const survey = await surveyForResponses(trx, scope, input.surveyId, definitionVersion);
   if (!survey) throw ApiError.of('GSI_2', `Survey ${input.surveyId} not found.`);
-  const [recorded] = await recordManyForSurvey(trx, scope, survey, [input]);
+  const prepared = prepareResponses(scope, survey, [input]);
+  const [recorded] = await writePreparedResponses(trx, scope, survey, prepared, alongside);
   return recorded as RecordedResponse;
 }
 
@@ -153,36 +156,24 @@ export function prepareResponses(
 
 /**
  * recordManyForSurvey's second half: writes responses prepared on `survey` (prepareResponses, on the
- * definition this transaction read), with a statement per step.
+ * definition this transaction read), with a statement per step, all in one round trip after `alongside`.
  */
 export async function writePreparedResponses(
   trx: Queryable,
   scope: Scope,
   survey: SurveyForResponses,
   prepared: readonly PreparedResponse[],
+  alongside: readonly Write[] = [],
 ): Promise<RecordedResponse[]> {
-  if (prepared.length === 0) return [];
-  // Drawn under the survey's recording lock, shared (surveyForResponses): decision 0012.
-  const seqs = await dialectOf(trx).nextSequenceValues(trx, RESPONSE_SEQUENCE, prepared.length);
-  await insertResponses(
-    trx,
-    prepared.map(({ row }, i) => ({ ...row, seq: seqs[i] as number })),
-  ).catch((error: unknown) => {
-    // The unique index on session_id, in the insert itself: an engine session is recorded once.
-    const session = prepared.find(({ input }) => input.sessionId)?.input.sessionId;
-    if (session && isUniqueViolation(error))
-      throw ApiError.of('FW_RSP_2', `Session ${session} has already been recorded.`);
-    throw error;
-  });
-  await addToQuotas(
-    trx,
-    scope,
-    survey,
-    prepared.map(({ quotas }) => quotas),
-    1,
-  );
+  if (prepared.length === 0) {
+    await dialectOf(trx).runWrites(trx, alongside);
+    return [];
+  }
+  // Drawn under the survey's recording lock, shared (surveyForResponses): decision 0012. On PostgreSQL by
+  // the responses' insert itself (decision 0021).
+  const seqs = await dialectOf(trx).sequenceValuesToInsert(trx, RESPONSE_SEQUENCE, prepared.length);
   const topic = completedResponseTopic(survey.id);
-  await recordEvents(
+  const events = await eventWrites(
     trx,
     scope,
     prepared.flatMap(({ input, responseId }) =>
@@ -195,7 +186,33 @@ export async function writePreparedResponses(
   // owner's surveys seldom write the same row.
   const auditable = prepared.filter(({ row }) => isAuditable(row.status)).length;
   const delta = { auditable, generated: prepared.length - auditable };
-  await moveResponseCounts(trx, scope, survey, delta);
+  // Every write of the recording in one round trip (decision 0021): the caller's, the responses, their
+  // quotas, their events and deliveries, the owner's counts.
+  const writes = [
+    ...alongside,
+    ...responseInserts(
+      trx,
+      prepared.map(({ row }, i) => ({ ...row, seq: seqs[i] as number | RawBuilder<number> })),
+    ),
+    ...quotaWrites(
+      trx,
+      scope,
+      survey,
+      prepared.map(({ quotas }) => quotas),
+      1,
+    ),
+    ...events.writes,
+    ...responseCountWrites(trx, scope, survey, delta),
+  ];
+  await dialectOf(trx)
+    .runWrites(trx, writes)
+    .catch((error: unknown) => {
+      // The unique index on session_id, in the insert itself: an engine session is recorded once.
+      const session = prepared.find(({ input }) => input.sessionId)?.input.sessionId;
+      if (session && isUniqueViolation(error))
+        throw ApiError.of('FW_RSP_2', `Session ${session} has already been recorded.`);
+      throw error;
+    });
   return prepared.map(({ responseId, quotas }) => ({ responseId, quotas }));
 }
 

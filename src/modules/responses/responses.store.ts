@@ -1,7 +1,9 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Insertable, InsertObject, Selectable, Updateable } from 'kysely';
+import { dialectOf, type Write } from '../../db/dialect/index.js';
 import { type Page, pageWindow } from '../../db/page.js';
 import type { Scope } from '../../db/scope.js';
 import type { Queryable } from '../../deps.js';
+import type { Database } from '../../tables.js';
 import type { ResponsesTable } from './responses.tables.js';
 
 export type ResponseRow = Selectable<ResponsesTable>;
@@ -13,11 +15,15 @@ export type ResponseRow = Selectable<ResponsesTable>;
 export const INSERT_ROWS = 1000;
 
 export async function insertResponses(db: Queryable, rows: Insertable<ResponsesTable>[]): Promise<void> {
+  await dialectOf(db).runWrites(db, responseInserts(db, rows));
+}
+
+/** insertResponses' writes, for a caller that runs them with its own (recording a response). */
+export function responseInserts(db: Queryable, rows: InsertObject<Database, 'responses'>[]): Write[] {
+  const writes: Write[] = [];
   for (let i = 0; i < rows.length; i += INSERT_ROWS)
-    await db
-      .insertInto('responses')
-      .values(rows.slice(i, i + INSERT_ROWS))
-      .execute();
+    writes.push(db.insertInto('responses').values(rows.slice(i, i + INSERT_ROWS)));
+  return writes;
 }
 
 export function findResponse(

@@ -1,9 +1,9 @@
 import { Transaction } from 'kysely';
-import { dialectOf } from '../../db/dialect/index.js';
+import { dialectOf, type Write } from '../../db/dialect/index.js';
 import type { Scope } from '../../db/scope.js';
 import type { Queryable } from '../../deps.js';
 import type { Database } from '../../tables.js';
-import { addOwnerResponseCounts } from '../users/users.service.js';
+import { ownerResponseCountsWrite } from '../users/users.service.js';
 import { pinnedSurvey } from './compiled-survey.js';
 import { evaluateLogic } from './definition/logic.js';
 import type { QsfQuestion } from './definition/qsf.js';
@@ -116,8 +116,20 @@ export async function moveResponseCounts(
   survey: { id: string; ownerId: string },
   delta: CountDelta,
 ): Promise<void> {
-  if (delta.deleted) await store.addDeletedResponses(db, scope, survey.id, delta.deleted);
-  await addOwnerResponseCounts(db, scope, survey.ownerId, delta);
+  await dialectOf(db).runWrites(db, responseCountWrites(db, scope, survey, delta));
+}
+
+/** moveResponseCounts' writes, for a caller that runs them with its own (recording a response). */
+export function responseCountWrites(
+  db: Queryable,
+  scope: Scope,
+  survey: { id: string; ownerId: string },
+  delta: CountDelta,
+): Write[] {
+  return [
+    ...(delta.deleted ? [store.deletedResponsesWrite(db, scope, survey.id, delta.deleted)] : []),
+    ownerResponseCountsWrite(db, scope, survey.ownerId, delta),
+  ];
 }
 
 /** The survey's responseCounts (spec 2.5): auditable and generated counted, deleted kept. */
@@ -154,9 +166,20 @@ export async function addToQuotas(
   matched: readonly string[][],
   delta: 1 | -1,
 ): Promise<void> {
+  await dialectOf(db).runWrites(db, quotaWrites(db, scope, survey, matched, delta));
+}
+
+/** addToQuotas' writes, for a caller that runs them with its own (recording a response). */
+export function quotaWrites(
+  db: Queryable,
+  scope: Scope,
+  survey: { id: string },
+  matched: readonly string[][],
+  delta: 1 | -1,
+): Write[] {
   const counts = new Map<string, number>();
   for (const id of matched.flat()) counts.set(id, (counts.get(id) ?? 0) + 1);
-  for (const [id, count] of counts) await store.addQuotaCounts(db, scope, survey.id, [id], delta * count);
+  return [...counts].map(([id, count]) => store.quotaCountWrite(db, scope, survey.id, id, delta * count));
 }
 
 /** The quotas whose condition a response's values meet (nothing read when the survey has none). */

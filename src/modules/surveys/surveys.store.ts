@@ -135,18 +135,13 @@ export async function deleteSurvey(db: Queryable, scope: Scope, surveyId: string
 }
 
 /** Responses deleted from the survey: its responseCounts.deleted (the only count it keeps). */
-export async function addDeletedResponses(
-  db: Queryable,
-  scope: Scope,
-  surveyId: string,
-  count: number,
-): Promise<void> {
-  await db
+/** The write that adds to a survey's deleted responses (survey-responses.service.ts runs it). */
+export function deletedResponsesWrite(db: Queryable, scope: Scope, surveyId: string, count: number) {
+  return db
     .updateTable('surveys')
     .set((eb) => ({ response_count_deleted: eb('response_count_deleted', '+', count) }))
     .where('organization_id', '=', scope.organizationId)
-    .where('id', '=', surveyId)
-    .execute();
+    .where('id', '=', surveyId);
 }
 
 /**
@@ -184,19 +179,18 @@ export function listQuotas(db: Queryable, scope: Scope, surveyId: string): Promi
     .execute();
 }
 
-export async function addQuotaCounts(
+/** The write that moves one quota's count (survey-responses.service.ts runs it). */
+export function quotaCountWrite(
   db: Queryable,
   scope: Scope,
   surveyId: string,
-  quotaIds: string[],
+  quotaId: string,
   delta: number,
-): Promise<void> {
-  if (quotaIds.length === 0) return;
-  await db
+) {
+  return db
     .updateTable('survey_quotas')
     .set((eb) => ({ current_count: eb('current_count', '+', delta) }))
     .where('organization_id', '=', scope.organizationId)
     .where('survey_id', '=', surveyId)
-    .where('id', 'in', quotaIds)
-    .execute();
+    .where('id', '=', quotaId);
 }

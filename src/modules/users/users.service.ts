@@ -1,5 +1,6 @@
 import { isoSeconds } from '../../clock.js';
 import { isUniqueViolation } from '../../db/database.js';
+import type { Write } from '../../db/dialect/index.js';
 import { flag } from '../../db/json.js';
 import type { Page } from '../../db/page.js';
 import type { Scope } from '../../db/scope.js';
@@ -192,6 +193,16 @@ export function addOwnerResponseCounts(
   delta: { auditable?: number; generated?: number; deleted?: number },
 ): Promise<void> {
   return store.addResponseCounts(db, scope, userId, delta);
+}
+
+/** addOwnerResponseCounts as a write, for a caller that runs it with its others (dialect runWrites). */
+export function ownerResponseCountsWrite(
+  db: Queryable,
+  scope: Scope,
+  userId: string,
+  delta: { auditable?: number; generated?: number; deleted?: number },
+): Write {
+  return store.responseCountsWrite(db, scope, userId, delta);
 }
 
 /** For the organizations module: how many users the organisation has (its record's `userCount`). */

@@ -116,17 +116,17 @@ export async function countActiveBrandAdmins(db: Queryable, scope: Scope): Promi
 }
 
 /**
- * Moves a user's responseCounts by a delta, in one stripe of their counter (random unless given): the
- * surveys and responses modules call it as responses come and go, in the recording's transaction.
+ * The write that moves a user's responseCounts by a delta, in one stripe of their counter (random unless
+ * given): the surveys and responses modules run it as responses come and go, in the recording's transaction.
  */
-export async function addResponseCounts(
+export function responseCountsWrite(
   db: Queryable,
   scope: Scope,
   userId: string,
   delta: Partial<ResponseCounts>,
   stripe = randomInt(RESPONSE_COUNT_STRIPES),
-): Promise<void> {
-  await db
+) {
+  return db
     .insertInto('user_response_counts')
     .values({
       organization_id: scope.organizationId,
@@ -142,8 +142,18 @@ export async function addResponseCounts(
         generated: eb('user_response_counts.generated', '+', eb.ref('excluded.generated')),
         deleted: eb('user_response_counts.deleted', '+', eb.ref('excluded.deleted')),
       })),
-    )
-    .execute();
+    );
+}
+
+/** responseCountsWrite, run. */
+export async function addResponseCounts(
+  db: Queryable,
+  scope: Scope,
+  userId: string,
+  delta: Partial<ResponseCounts>,
+  stripe?: number,
+): Promise<void> {
+  await responseCountsWrite(db, scope, userId, delta, stripe).execute();
 }
 
 export async function countUsers(db: Queryable, scope: Scope, userIds: string[]): Promise<number> {
