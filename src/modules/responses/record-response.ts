@@ -124,9 +124,10 @@ export async function recordCompletedResponse(
 /**
  * Records several completed responses of one survey with the rules of one (recordCompletedResponse), in a
  * statement per step instead of a statement per step and response: their numbers drawn at once, one
- * multi-row insert, one update per quota matched, their completion events in one insert (recordEvents),
- * one move of the owner's counts. For response imports, whose batches of hundreds otherwise ran four
- * statements a response, and for the API's completions recorded together (response-batches.ts).
+ * multi-row insert, one update per quota matched, their completion events and deliveries in one insert
+ * each (eventWrites), one move of the owner's counts, all in one round trip (decision 0021). For response
+ * imports, whose batches of hundreds otherwise ran four statements a response, and for the API's
+ * completions recorded together (response-batches.ts).
  */
 export async function recordManyForSurvey(
   trx: Queryable,
@@ -170,7 +171,8 @@ export async function writePreparedResponses(
     return [];
   }
   // Drawn under the survey's recording lock, shared (surveyForResponses): decision 0012. On PostgreSQL by
-  // the responses' insert itself (decision 0021).
+  // the responses' insert itself (decision 0021), in row order within each insert of INSERT_ROWS; the
+  // batches recorded (imports' 500, the API's 64) are one insert each, so they keep the input's order.
   const seqs = await dialectOf(trx).sequenceValuesToInsert(trx, RESPONSE_SEQUENCE, prepared.length);
   const topic = completedResponseTopic(survey.id);
   const events = await eventWrites(

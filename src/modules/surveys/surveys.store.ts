@@ -134,8 +134,10 @@ export async function deleteSurvey(db: Queryable, scope: Scope, surveyId: string
     .execute();
 }
 
-/** Responses deleted from the survey: its responseCounts.deleted (the only count it keeps). */
-/** The write that adds to a survey's deleted responses (survey-responses.service.ts runs it). */
+/**
+ * The write that adds responses deleted from the survey to its responseCounts.deleted (the only count it
+ * keeps); survey-responses.service.ts runs it.
+ */
 export function deletedResponsesWrite(db: Queryable, scope: Scope, surveyId: string, count: number) {
   return db
     .updateTable('surveys')
