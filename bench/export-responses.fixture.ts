@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { type Insertable, sql } from 'kysely';
 import type { Db } from '../src/db/database.js';
+import { exportJsonOf } from '../src/modules/responses/record-response.js';
 import type { ResponsesTable } from '../src/modules/responses/responses.tables.js';
 import { displayedValuesOf, labelsOf } from '../src/modules/surveys/definition/response-values.js';
 import { surveyForResponses } from '../src/modules/surveys/survey-responses.service.js';
@@ -112,6 +113,7 @@ function responseRow(i: number, survey: Survey, organizationId: string): Inserta
     userLanguage: 'EN',
     ...given,
   };
+  const labels = labelsOf(survey, values);
   return {
     id,
     organization_id: organizationId,
@@ -132,11 +134,12 @@ function responseRow(i: number, survey: Survey, organizationId: string): Inserta
     distribution_channel: 'anonymous',
     session_id: null,
     values: JSON.stringify(values),
-    labels: JSON.stringify(labelsOf(survey, values)),
+    labels: JSON.stringify(labels),
     displayed_fields: JSON.stringify(Object.keys(given)),
     displayed_values: JSON.stringify(displayedValuesOf(survey, Object.keys(given))),
     embedded_data: '{}',
     updated_at: values.recordedDate,
+    ...exportJsonOf(survey, values, labels),
   };
 }
 

@@ -23,6 +23,7 @@ import * as surveyCollaborations from './0021-survey-collaborations.js';
 import * as presentationCounts from './0022-presentation-counts.js';
 import * as userResponseCounts from './0023-user-response-counts.js';
 import * as contactLookups from './0024-contact-lookups.js';
+import * as responseExportJson from './0025-response-export-json.js';
 
 /** Every migration, in order. Listed in code (not read from disk) so the built CLI carries them. */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '0022-presentation-counts': presentationCounts,
   '0023-user-response-counts': userResponseCounts,
   '0024-contact-lookups': contactLookups,
+  '0025-response-export-json': responseExportJson,
 };

@@ -7,8 +7,8 @@ import { ApiError } from '../../http/errors.js';
 import { embeddedFieldsOf, type QsfDocument, questionsOf } from '../surveys/definition/qsf.js';
 import { METADATA_KEYS } from '../surveys/definition/response-values.js';
 import { valueKeysOfSurvey } from '../surveys/definition/value-keys.js';
-import { blockOrderQuestions } from './block-display-order.js';
 import type { ExportColumn, ExportLayout } from './formats/export-layout.js';
+import { blockOrderQuestions } from './layout/block-display-order.js';
 
 /** The v3 metadata ids a caller may select; they are also the metadata columns' keys. */
 export const SURVEY_METADATA_IDS = [

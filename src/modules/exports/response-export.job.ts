@@ -14,13 +14,20 @@ import {
 } from '../responses/export-reads.service.js';
 import type { QsfDocument } from '../surveys/definition/qsf.js';
 import { findSurveyInScope } from '../surveys/surveys.service.js';
-import { type ColumnOptions, derivedValues, exportLayout } from './export-columns.js';
 import { expiryTime, scheduleExportExpiry } from './export-expiry.job.js';
 import { type ColumnSelection, selectColumns } from './export-selection.js';
 import { writeExportArchive } from './formats/export-archive.js';
-import type { ExportFormat, ExportRow, ExportValue, FormatOptions } from './formats/export-layout.js';
+import type {
+  ExportFormat,
+  ExportLayout,
+  ExportRow,
+  ExportValue,
+  FormatOptions,
+} from './formats/export-layout.js';
+import { storedJsonApplies, storedJsonLayout } from './formats/json-writer.js';
 import { LEGACY_DEFAULTS } from './formats/metadata-columns.js';
 import { inProgressRows } from './in-progress-rows.js';
+import { type ColumnOptions, derivedValues, exportLayout } from './layout/export-columns.js';
 import { fitStringWidths } from './string-widths.js';
 
 export const RESPONSE_EXPORT_JOB = 'responseExport';
@@ -89,13 +96,25 @@ function withLegacyDefaults(values: Record<string, ExportValue>, format: ExportF
   return values;
 }
 
-/** The JSON columns a format reads besides `values`: reading and parsing them all was a third of a csv export. */
-function rowParts(format: ExportFormat, options: FormatOptions): ResponseExportParts {
+/**
+ * The JSON columns a format reads besides `values`: reading and parsing them all was a third of a csv
+ * export. A json export whose values nothing but the layout shapes (no option that changes them, no
+ * derived values) reads the json members stored on its layout (`storedJson`, decision 0022).
+ */
+function rowParts(
+  format: ExportFormat,
+  options: FormatOptions,
+  layout: ExportLayout,
+  derived: boolean,
+): ResponseExportParts {
   const json = format === 'json' || format === 'ndjson';
   return {
     labels: json || (options.useLabels === true && format !== 'spss'),
     displayedFields: json || options.seenUnansweredRecode !== undefined,
     displayedValues: json,
+    ...(json && !derived && storedJsonApplies(options)
+      ? { storedJson: storedJsonLayout(layout.columns).key }
+      : {}),
   };
 }
 
@@ -112,6 +131,7 @@ function toExportRow(row: ExportResponseRow, format: ExportFormat, options: Form
     displayedFields: raw && options.seenUnansweredRecode === undefined ? undefined : parsed<string[]>(fields),
     displayedValues: raw ? undefined : parsed<Record<string, unknown>>(shown),
     displayedJson: raw ? { fields, values: shown } : undefined,
+    storedJson: row.export_json ?? undefined,
   };
 }
 
@@ -137,7 +157,8 @@ async function runExport(
   // The pre-pass measures recorded responses; sessions in progress keep the default width.
   if (payload.format === 'spss' && !payload.inProgress)
     await fitStringWidths(deps.db, scope, layout, { filter, ...payload });
-  const source = await openSource(deps, scope, filter, payload, context.now());
+  const parts = rowParts(payload.format, payload.options, layout, join !== undefined);
+  const source = await openSource(deps, scope, filter, payload, parts, context.now());
   const rowsTotal = payload.limit === undefined ? source.total : Math.min(source.total, payload.limit);
   let rowsWritten = 0;
   let lastSeq = afterSeq ?? 0;
@@ -233,6 +254,7 @@ async function openSource(
   scope: Scope,
   filter: ResponseExportFilter,
   payload: ExportPayload,
+  parts: ResponseExportParts,
   now: Date,
 ): Promise<{ total: number; rows: AsyncIterable<SourceRow> }> {
   if (payload.inProgress) {
@@ -246,7 +268,6 @@ async function openSource(
     };
     return { total: await countOpenSessions(deps.db, scope, filter), rows: rows() };
   }
-  const parts = rowParts(payload.format, payload.options);
   const rows = async function* () {
     for await (const row of streamResponsesForExport(deps.db, scope, filter, undefined, parts))
       yield { row: toExportRow(row, payload.format, payload.options), seq: row.seq };

@@ -16,11 +16,11 @@ import {
   surveyNotFound,
 } from '../surveys/surveys.service.js';
 import { newContinuationSecret, resumePoint, tokenOf } from './continuation.js';
-import { columnOptionsOf } from './export-columns.js';
 import { isExpired } from './export-expiry.job.js';
 import { checkExportRequest, type ExportOptionsRequest } from './export-request.js';
 import { checkColumnSelection, SURVEY_METADATA_IDS } from './export-selection.js';
 import { exportFileName } from './formats/export-archive.js';
+import { columnOptionsOf } from './layout/export-columns.js';
 import { type ExportPayload, type ExportProgress, RESPONSE_EXPORT_JOB } from './response-export.job.js';
 
 /** What a caller may ask of an export (both spellings of the API take the same options). */

@@ -4,9 +4,10 @@
  * by the ImportId and choiceId joined (`QID8#2_1` + `1` is our `QID8#2_1_1`), else by its name in row 1.
  * Columns the survey does not have (display order, questions since deleted) are ignored and listed.
  */
-import { exportLayout } from '../exports/export-columns.js';
+
 import type { DateFormatter } from '../exports/formats/dates.js';
 import type { ExportColumn } from '../exports/formats/export-layout.js';
+import { exportLayout } from '../exports/layout/export-columns.js';
 import type { QsfDocument } from '../surveys/definition/qsf.js';
 import { zoneOf } from './import-values.js';
 

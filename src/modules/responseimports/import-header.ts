@@ -3,8 +3,9 @@
  * ImportIds (import-columns.ts); csv2013 by position, as it has no ImportId row, so its row-1 names must
  * be those of our own csv2013 export of the survey (docs/exports.md "Response imports").
  */
-import { exportLayout } from '../exports/export-columns.js';
+
 import type { ExportColumn } from '../exports/formats/export-layout.js';
+import { exportLayout } from '../exports/layout/export-columns.js';
 import type { QsfDocument } from '../surveys/definition/qsf.js';
 import {
   columnZone,

@@ -8,6 +8,9 @@ import { eventWrites } from '../../events/record-event.js';
 import { completedResponseTopic } from '../../events/topics.js';
 import { ApiError } from '../../http/errors.js';
 import { newIds } from '../../http/ids.js';
+import type { ExportValue } from '../exports/formats/export-layout.js';
+import { storedJsonMembers } from '../exports/formats/json-writer.js';
+import { storedJsonLayoutOf } from '../exports/layout/stored-json.js';
 import {
   type AnswerValue,
   displayedValuesOf,
@@ -255,6 +258,7 @@ function prepareResponse(
   // is a field like any other; a spread of the three measured 16 µs a response more.
   const values: Record<string, unknown> = Object.assign(Object.create(null), metadata, answers, embedded);
   const answerKeys = Object.keys(answers);
+  const labels = labelsOf(survey, values);
   const row = {
     id: responseId,
     organization_id: scope.organizationId,
@@ -275,13 +279,32 @@ function prepareResponse(
     session_id: input.sessionId ?? null,
     survey_version: survey.definitionVersion,
     values: toJson(values),
-    labels: toJson(labelsOf(survey, values)),
+    labels: toJson(labels),
     displayed_fields: toJson(input.displayedFields ?? answerKeys),
     displayed_values: toJson(input.displayedValues ?? displayedValuesOf(survey, answerKeys)),
     embedded_data: toJson(embedded),
     updated_at: isoSeconds(now),
+    // What a json export writes for it, so that an export on the same layout copies it (decision 0022).
+    ...exportJsonOf(survey, values, labels),
   };
   return { input, responseId, row, quotas: quotasMatched(survey, values) };
+}
+
+/**
+ * A response's json export members as it is recorded, on its survey's json export layout, so that an
+ * export on the same layout copies them (decision 0022); null without the survey's definition.
+ */
+export function exportJsonOf(
+  survey: Pick<SurveyForResponses, 'definition'>,
+  values: Readonly<Record<string, unknown>>,
+  labels: Readonly<Record<string, string>>,
+): { export_json: string | null; export_json_layout: string | null } {
+  if (survey.definition === undefined) return { export_json: null, export_json_layout: null };
+  const layout = storedJsonLayoutOf(survey.definition);
+  return {
+    export_json: storedJsonMembers(layout, values as Readonly<Record<string, ExportValue>>, labels),
+    export_json_layout: layout.key,
+  };
 }
 
 /** The response's metadata values (COMPAT.md "Responses"), then the caller's extra ones. */

@@ -48,6 +48,12 @@ export function listResponseOwners(db: Queryable, ids: readonly string[]) {
     .execute();
 }
 
+/**
+ * What a change of a response's values writes besides them: its stored json export members were written
+ * from the values before, so they go (decision 0022), and an export writes the response from its values.
+ */
+const NO_EXPORT_JSON = { export_json: null, export_json_layout: null } as const;
+
 export async function updateResponse(
   db: Queryable,
   scope: Scope,
@@ -56,7 +62,7 @@ export async function updateResponse(
 ): Promise<void> {
   await db
     .updateTable('responses')
-    .set(changes)
+    .set({ ...changes, ...NO_EXPORT_JSON })
     .where('organization_id', '=', scope.organizationId)
     .where('id', '=', responseId)
     .execute();
@@ -134,10 +140,15 @@ export interface ResponseExportParts {
   labels: boolean;
   displayedFields: boolean;
   displayedValues: boolean;
+  /**
+   * The key of the export's json layout, when the export copies stored json members (decision 0022): a
+   * row stored on that layout then comes with `export_json`, and `values` and `labels` as `{}` (not read).
+   */
+  storedJson?: string;
 }
 
 export type ExportResponseRow = Pick<ResponseRow, 'id' | 'seq' | 'values'> &
-  Partial<Pick<ResponseRow, 'labels' | 'displayed_fields' | 'displayed_values'>>;
+  Partial<Pick<ResponseRow, 'labels' | 'displayed_fields' | 'displayed_values' | 'export_json'>>;
 
 /** One batch of the filtered responses after sequence number `afterSeq`, in recorded order. */
 export function listFilteredResponsesAfter(
@@ -147,16 +158,31 @@ export function listFilteredResponsesAfter(
   page: { afterSeq: number; throughSeq: number; limit: number; parts: ResponseExportParts },
 ): Promise<ExportResponseRow[]> {
   const { parts } = page;
-  const columns: ('id' | 'seq' | 'values' | 'labels' | 'displayed_fields' | 'displayed_values')[] = [
-    'id',
-    'seq',
-    'values',
-  ];
-  if (parts.labels) columns.push('labels');
-  if (parts.displayedFields) columns.push('displayed_fields');
-  if (parts.displayedValues) columns.push('displayed_values');
+  const stored = parts.storedJson;
   return filteredResponses(db, scope, filter)
-    .select(columns)
+    .select((eb) => {
+      // A row stored on the export's layout comes with its json members and needs neither its values nor
+      // its labels (decision 0022).
+      const onLayout = eb.and([
+        eb('export_json_layout', '=', stored ?? null),
+        eb('export_json', 'is not', null),
+      ]);
+      const unlessStored = (column: 'values' | 'labels') =>
+        stored === undefined
+          ? eb.ref(column)
+          : eb.case().when(onLayout).then('{}').else(eb.ref(column)).end();
+      return [
+        'id' as const,
+        'seq' as const,
+        unlessStored('values').as('values'),
+        ...(parts.labels ? [unlessStored('labels').as('labels')] : []),
+        ...(parts.displayedFields ? ['displayed_fields' as const] : []),
+        ...(parts.displayedValues ? ['displayed_values' as const] : []),
+        ...(stored === undefined
+          ? []
+          : [eb.case().when(onLayout).then(eb.ref('export_json')).else(null).end().as('export_json')]),
+      ];
+    })
     .where('seq', '>', page.afterSeq)
     .where('seq', '<=', page.throughSeq)
     .orderBy('seq')
@@ -254,7 +280,12 @@ export async function updateEmbeddedData(
         for (const row of rest) choice = choice.when('id', '=', row.id).then(row[column]);
         return choice.else(eb.ref(column)).end();
       };
-      return { values: byId('values'), embedded_data: byId('embedded_data'), updated_at: updatedAt };
+      return {
+        values: byId('values'),
+        embedded_data: byId('embedded_data'),
+        updated_at: updatedAt,
+        ...NO_EXPORT_JSON,
+      };
     })
     .where('organization_id', '=', scope.organizationId)
     .where(

@@ -36,6 +36,13 @@ export interface ResponsesTable {
   displayed_values: string;
   embedded_data: string;
   updated_at: string;
+  /**
+   * The json export's `"values":{…},"labels":{…}` for this response, written when it was recorded, and the
+   * key of the export layout it was written on (migration 0025, decision 0022). Null for rows recorded
+   * before, recorded without a definition, or changed since: an export then writes them from `values`.
+   */
+  export_json: string | null;
+  export_json_layout: string | null;
 }
 
 export interface ResponseTables {

@@ -6,7 +6,7 @@ import type { Database } from '../../tables.js';
 import { ownerResponseCountsWrite } from '../users/users.service.js';
 import { pinnedSurvey } from './compiled-survey.js';
 import { evaluateLogic } from './definition/logic.js';
-import type { QsfQuestion } from './definition/qsf.js';
+import type { QsfDocument, QsfQuestion } from './definition/qsf.js';
 import { QuestionKeys, recordedFacts } from './definition/recorded-facts.js';
 import type { ValueKey } from './definition/value-keys.js';
 import * as store from './surveys.store.js';
@@ -33,6 +33,11 @@ export interface SurveyForResponses {
   publishedVersionId: string | null;
   /** The compiled version's value keys by question, for the quotas' facts (recorded-facts.ts). */
   questionKeys: QuestionKeys;
+  /**
+   * The compiled version's definition, which its responses' json export members are written on
+   * (record-response.ts, decision 0022); without it a response is recorded without them.
+   */
+  definition?: QsfDocument;
 }
 
 /**
@@ -88,6 +93,7 @@ export async function surveyForResponses(
     version: compiled.version,
     publishedVersionId: compiled.publishedVersionId,
     questionKeys: compiled.questionKeys,
+    definition: compiled.definition,
   };
 }
 

@@ -74,9 +74,14 @@ function zoneOffsetFinder(timeZone: string): (epochMs: number) => number {
   };
 }
 
+/** Whether dates in `timeZone` are written in UTC (`…Z`). */
+export function isUtcZone(timeZone: string | undefined): timeZone is undefined | 'Z' | 'UTC' | 'Etc/UTC' {
+  return timeZone === undefined || timeZone === 'Z' || timeZone === 'UTC' || timeZone === 'Etc/UTC';
+}
+
 /** Throws a RangeError for an unknown zone, so a bad `timeZone` fails before any row is written. */
 export function createDateFormatter(timeZone: string | undefined): DateFormatter {
-  const utc = timeZone === undefined || timeZone === 'Z' || timeZone === 'UTC' || timeZone === 'Etc/UTC';
+  const utc = isUtcZone(timeZone);
   const offsetMs = utc ? () => 0 : zoneOffsetFinder(timeZone);
   return {
     offsetMs,

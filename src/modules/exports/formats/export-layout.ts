@@ -67,6 +67,12 @@ export interface ExportRow {
    * ndjson writers copy it instead of parsing and re-serialising it (measured at a tenth of a json export).
    */
   displayedJson?: { fields: string; values: string };
+  /**
+   * The json members `"values":{…},"labels":{…}` stored with the response when it was recorded, when
+   * the source has them for this export's layout and options (json-writer.ts, decision 0022): the json
+   * and ndjson writers copy them instead of writing them from `values` and `labels`.
+   */
+  storedJson?: string;
 }
 
 export type ExportRows = AsyncIterable<ExportRow> | Iterable<ExportRow>;

@@ -4,6 +4,7 @@
  * per line. Empty values are left out of `values`, as in the real API; numbers stay JSON numbers (the
  * decimal comma does not apply) and dates are ISO 8601 in the requested zone.
  */
+import { createHash } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import {
   type CellSettings,
@@ -14,7 +15,7 @@ import {
   seenFields,
 } from './cells.js';
 import { TextOutput } from './chunked-output.js';
-import { toEpochMs } from './dates.js';
+import { isUtcZone, toEpochMs } from './dates.js';
 import type {
   ExportColumn,
   ExportLayout,
@@ -46,7 +47,7 @@ function jsonValue(column: ExportColumn, value: ExportValue, settings: CellSetti
 }
 
 /** A column as the json writer writes it: its key's JSON text, compiled once per export. */
-interface JsonColumn {
+export interface JsonColumn {
   column: ExportColumn;
   /** `"QID1":` */
   prefix: string;
@@ -74,12 +75,8 @@ function jsonColumns(columns: readonly ExportColumn[], settings: CellSettings): 
   return out;
 }
 
-/**
- * One response's JSON text, written member by member in layout order: the export's `values` and `labels`
- * are never built as objects to be serialised again (that took a json export more time than the rows'
- * parsing). Stored displayed fields and values are copied as they are (`displayedJson`).
- */
-function responseJson(columns: readonly JsonColumn[], row: ExportRow, settings: CellSettings): string {
+/** The `"values":{…},"labels":{…}` members of one response, written member by member in layout order. */
+function valueMembers(columns: readonly JsonColumn[], row: ExportRow, settings: CellSettings): string {
   const seen = seenFields(row, settings);
   let values = '';
   let labels = '';
@@ -98,10 +95,66 @@ function responseJson(columns: readonly JsonColumn[], row: ExportRow, settings: 
     const written = settings.useLabels && label !== undefined ? label : jsonValue(column, value, settings);
     values += `${values === '' ? '' : ','}${prefix}${JSON.stringify(written)}`;
   }
+  return `"values":{${values}},"labels":{${labels}}`;
+}
+
+/**
+ * One response's JSON text: the export's `values` and `labels` are never built as objects to be
+ * serialised again (that took a json export more time than the rows' parsing). They are the members
+ * stored with the response when it was recorded (`storedJson`, decision 0022) or else written here.
+ * Stored displayed fields and values are copied as they are (`displayedJson`).
+ */
+function responseJson(columns: readonly JsonColumn[], row: ExportRow, settings: CellSettings): string {
+  const members = row.storedJson ?? valueMembers(columns, row, settings);
   const raw = row.displayedJson;
   const fields = raw?.fields ?? JSON.stringify(row.displayedFields ?? []);
   const shown = raw?.values ?? JSON.stringify(row.displayedValues ?? {});
-  return `{"responseId":${JSON.stringify(row.responseId)},"values":{${values}},"labels":{${labels}},"displayedFields":${fields},"displayedValues":${shown}}`;
+  return `{"responseId":${JSON.stringify(row.responseId)},${members},"displayedFields":${fields},"displayedValues":${shown}}`;
+}
+
+/**
+ * What a response's stored json members are written on (decision 0022): the columns of its survey's
+ * json export as the writer walks them, and a key that names what the members depend on (each column's
+ * key, whether it is a date, its value labels) and the version of this writer's output. An export whose
+ * layout has the same key, with the options the members were written with (storedJsonApplies), copies
+ * them; any other writes the response's members from its values.
+ */
+export interface StoredJsonLayout {
+  key: string;
+  columns: readonly JsonColumn[];
+}
+
+/** Changes whenever valueMembers writes something else for the same row: older stored members then stop matching. */
+const STORED_JSON_VERSION = 'json-1';
+
+const STORED_JSON_SETTINGS = cellSettings({});
+
+export function storedJsonLayout(columns: readonly ExportColumn[]): StoredJsonLayout {
+  const walked = jsonColumns(columns, STORED_JSON_SETTINGS);
+  const named = walked.map(({ column }) => [column.key, column.type === 'date', column.valueLabels ?? null]);
+  const key = createHash('sha256')
+    .update(JSON.stringify([STORED_JSON_VERSION, named]))
+    .digest('base64url');
+  return { key, columns: walked };
+}
+
+/** The json members of a response as it is recorded, for `responses.export_json`. */
+export function storedJsonMembers(
+  layout: StoredJsonLayout,
+  values: Readonly<Record<string, ExportValue>>,
+  labels: Readonly<Record<string, string | readonly string[] | undefined>>,
+): string {
+  return valueMembers(layout.columns, { responseId: '', values, labels }, STORED_JSON_SETTINGS);
+}
+
+/** Whether members stored under the export's layout are what it writes with these options. */
+export function storedJsonApplies(options: FormatOptions): boolean {
+  return (
+    options.useLabels !== true &&
+    options.seenUnansweredRecode === undefined &&
+    options.newlineReplacement === undefined &&
+    isUtcZone(options.timeZone)
+  );
 }
 
 /** The export's record of one response, as the json writer writes it (tests and benchmarks read it). */

@@ -6,9 +6,9 @@
  * columns in its V1..V10 and location columns and joins header texts with `-`.
  */
 
-import { loopingBlocks } from '../surveys/definition/loops.js';
-import { regionText } from '../surveys/definition/map-regions.js';
-import { scaleOwnerOf } from '../surveys/definition/matrix-scales.js';
+import { loopingBlocks } from '../../surveys/definition/loops.js';
+import { regionText } from '../../surveys/definition/map-regions.js';
+import { scaleOwnerOf } from '../../surveys/definition/matrix-scales.js';
 import {
   embeddedFieldsOf,
   hasScreenOut,
@@ -18,7 +18,7 @@ import {
   type QsfQuestion,
   recodeOf,
   TERMINATE_FLAG,
-} from '../surveys/definition/qsf.js';
+} from '../../surveys/definition/qsf.js';
 import {
   type ColumnOptions,
   columnsOfQuestion,
@@ -26,22 +26,27 @@ import {
   type QuestionColumn,
   questionTitle,
   SELECTED_CHOICE,
-} from '../surveys/definition/question-columns.js';
-import { isMultiAnswer } from '../surveys/definition/question-types.js';
-import { codedNumberLabels, npsGroup, plainText, type ValueKey } from '../surveys/definition/value-keys.js';
-import { blockOrderAfter, blockOrderColumns, blockOrderValues } from './block-display-order.js';
-import { flowOrderColumns, flowOrderValues } from './flow-display-order.js';
-import { isEmptyValue } from './formats/cells.js';
+} from '../../surveys/definition/question-columns.js';
+import { isMultiAnswer } from '../../surveys/definition/question-types.js';
+import {
+  codedNumberLabels,
+  npsGroup,
+  plainText,
+  type ValueKey,
+} from '../../surveys/definition/value-keys.js';
+import { isEmptyValue } from '../formats/cells.js';
 import type {
   ExportColumn,
   ExportFormat,
   ExportLayout,
   ExportRow,
   ValueLabel,
-} from './formats/export-layout.js';
-import { currentMetadataColumns, legacyColumns } from './formats/metadata-columns.js';
+} from '../formats/export-layout.js';
+import { currentMetadataColumns, legacyColumns } from '../formats/metadata-columns.js';
+import { blockOrderAfter, blockOrderColumns, blockOrderValues } from './block-display-order.js';
+import { flowOrderColumns, flowOrderValues } from './flow-display-order.js';
 
-export type { ColumnOptions } from '../surveys/definition/question-columns.js';
+export type { ColumnOptions } from '../../surveys/definition/question-columns.js';
 
 /** Recode → text pairs whose recode is a number (a string recode cannot be a numeric value label). */
 function numericLabels(

@@ -7,10 +7,10 @@
  * shown, joined by `|`. The response records the order once, as `BL_x_DO` (question ids joined by `|`,
  * engine/response.ts); the export derives both layouts from it.
  */
-import { blocksOf, type QsfBlock, type QsfDocument, type QsfQuestion } from '../surveys/definition/qsf.js';
-import type { ColumnOptions } from '../surveys/definition/question-columns.js';
+import { blocksOf, type QsfBlock, type QsfDocument, type QsfQuestion } from '../../surveys/definition/qsf.js';
+import type { ColumnOptions } from '../../surveys/definition/question-columns.js';
+import type { ExportColumn, ExportRow } from '../formats/export-layout.js';
 import { type DisplayOrder, displayOrderColumns, displayOrderValues } from './display-order.js';
-import type { ExportColumn, ExportRow } from './formats/export-layout.js';
 
 const tagOf = (question: QsfQuestion) => question.DataExportTag || question.QuestionID;
 const orderKey = (blockId: string) => `${blockId}_DO`;

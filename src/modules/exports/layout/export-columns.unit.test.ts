@@ -5,10 +5,10 @@
 import { PassThrough } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { importQsf } from '../surveys/qsf-import.js';
+import { importQsf } from '../../surveys/qsf-import.js';
+import { writeCsv } from '../formats/delimited-writer.js';
+import type { ExportColumn } from '../formats/export-layout.js';
 import { exportLayout, joinSets } from './export-columns.js';
-import { writeCsv } from './formats/delimited-writer.js';
-import type { ExportColumn } from './formats/export-layout.js';
 
 const sq = (payload: Record<string, unknown>) => ({ Element: 'SQ', Payload: payload });
 const FOODS = {

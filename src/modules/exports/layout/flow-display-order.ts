@@ -7,10 +7,10 @@
  * FlowID. The response records the order once, as `FL_n_DO` (`BL_x` or FlowID joined by `|`,
  * engine/response.ts); the export derives both layouts from it, as block-display-order.ts does for blocks.
  */
-import { blocksOf, flowOf, type QsfDocument, type QsfFlowNode } from '../surveys/definition/qsf.js';
-import type { ColumnOptions } from '../surveys/definition/question-columns.js';
+import { blocksOf, flowOf, type QsfDocument, type QsfFlowNode } from '../../surveys/definition/qsf.js';
+import type { ColumnOptions } from '../../surveys/definition/question-columns.js';
+import type { ExportColumn, ExportRow } from '../formats/export-layout.js';
 import { type DisplayOrder, displayOrderColumns, displayOrderValues } from './display-order.js';
-import type { ExportColumn, ExportRow } from './formats/export-layout.js';
 
 const RANDOMIZER = new Set(['BlockRandomizer', 'Randomizer']);
 const BLOCK = new Set(['Block', 'Standard', 'Default']);

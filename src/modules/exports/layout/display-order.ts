@@ -6,8 +6,8 @@
  * `<name>_<item>` → `{"ImportId":"<key>","choiceId":"<item>"}`, holding the position it was shown at
  * (empty when it was not shown); without, one column `<name>` holding the items' names joined by `|`.
  */
-import type { ColumnOptions } from '../surveys/definition/question-columns.js';
-import type { ExportColumn, ExportRow } from './formats/export-layout.js';
+import type { ColumnOptions } from '../../surveys/definition/question-columns.js';
+import type { ExportColumn, ExportRow } from '../formats/export-layout.js';
 
 export interface DisplayOrder {
   /** Where the response records it, and its ImportId. */
