@@ -10,6 +10,11 @@ import type { JobWorker } from '../../src/jobs/job-runner.js';
 import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.service.js';
 import { updateEmbeddedData } from '../../src/modules/responses/responses.store.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
+import {
+  exportText as bareExport,
+  exportImportExport,
+  smallSurveyWithResponses,
+} from '../responseimports/imports-helpers.js';
 import { uploadQsf } from '../surveys/survey-helpers.js';
 import { exportedFile, startExportWorker } from './exports-helpers.js';
 
@@ -143,5 +148,45 @@ describe('stored json export members', () => {
     const responses = JSON.parse(await exportText({ format: 'json' })).responses;
     expect(responses[1].values.QID1).toBe(30);
     expect(responses[2].values.panel).toBe('late');
+  });
+});
+
+describe('imported responses', () => {
+  it('are recorded without stored members, and a json export writes them from their values', async () => {
+    const answers = [
+      { QID1: 10, QID3_TEXT: 'Lovely', panel: 'a' },
+      { QID1: 20, QID3_TEXT: 'Meh' },
+    ];
+    const small = await smallSurveyWithResponses(answers);
+    try {
+      const { t: app, org: owner, sourceId } = small;
+      const { copyId } = await exportImportExport(app, owner.apiToken, sourceId, 2, { format: 'csv' });
+      const membersOf = async (id: string) =>
+        (
+          await app.database.db
+            .selectFrom('responses')
+            .select('export_json')
+            .where('survey_id', '=', id)
+            .orderBy('seq')
+            .execute()
+        ).map((row) => row.export_json !== null);
+      expect(await membersOf(sourceId)).toEqual([true, true]);
+      expect(await membersOf(copyId)).toEqual([false, false]);
+      const strip = (text: string) =>
+        JSON.parse(text).responses.map((r: { values: Record<string, unknown> }) => [
+          r.values.QID1,
+          r.values.QID3_TEXT,
+        ]);
+      const json = { format: 'json' };
+      expect(strip(await bareExport(app, owner.apiToken, copyId, json))).toEqual([
+        [10, 'Lovely'],
+        [20, 'Meh'],
+      ]);
+      expect(strip(await bareExport(app, owner.apiToken, sourceId, json))).toEqual(
+        strip(await bareExport(app, owner.apiToken, copyId, json)),
+      );
+    } finally {
+      await small.close();
+    }
   });
 });

@@ -3,7 +3,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { dialectOf } from '../../db/dialect/index.js';
 import { fromJson } from '../../db/json.js';
 import type { Scope } from '../../db/scope.js';
-import type { Deps } from '../../deps.js';
+import type { Deps, Queryable } from '../../deps.js';
 import { BlobNotFoundError } from '../../files/blob-store.js';
 import { jobBlobs, withLocalCopy } from '../../jobs/job-files.js';
 import { type JobContext, JobFailure, type JobHandler, type RunningJob } from '../../jobs/job-runner.js';
@@ -119,9 +119,7 @@ async function runImport(
   const scope = { organizationId: job.organizationId };
   const { header, doc, headerRows } = await importColumns(deps, scope, payload, path);
   // A batch is prepared on the survey as the last transaction read it (writeBatch checks it again).
-  const first = await surveyForResponses(deps.db, scope, payload.surveyId);
-  if (!first) throw new JobFailure('The survey was deleted.');
-  let survey = first;
+  let survey = await importSurvey(deps.db, scope, payload.surveyId);
   let progress = job.result as ImportProgress;
   const { surveyId, decimalSeparator } = payload;
   // The file is read, and each batch decoded and laid out, by the import's reader: on a thread of its own
@@ -175,6 +173,19 @@ async function runImport(
 }
 
 /**
+ * The survey an import lays its responses out on, read as recordCompletedResponse reads it (in a
+ * transaction, under the recording lock), but without its definition: imported responses are recorded
+ * without json export members, which an export then writes from their values (decision 0022). Writing
+ * them cost a PostgreSQL import of 100,000 rows a fifth of its rate.
+ */
+async function importSurvey(db: Queryable, scope: Scope, surveyId: string): Promise<SurveyForResponses> {
+  const survey = await surveyForResponses(db, scope, surveyId);
+  if (!survey) throw new JobFailure('The survey was deleted.');
+  const { definition: _, ...withoutDefinition } = survey;
+  return withoutDefinition;
+}
+
+/**
  * Records one prepared batch in one transaction with its checkpoint; answers the progress after it and the
  * survey as the transaction read it.
  */
@@ -193,8 +204,7 @@ async function writeBatch(
     if (next.errors.length < ERRORS_KEPT) next.errors.push({ row, message });
   };
   const survey = await deps.db.transaction().execute(async (trx) => {
-    const locked = await surveyForResponses(trx, scope, payload.surveyId);
-    if (!locked) throw new JobFailure('The survey was deleted.');
+    const locked = await importSurvey(trx, scope, payload.surveyId);
     // The survey changed since the batch was laid out: laid out again, on the survey as locked.
     const rows =
       locked.version === batch.survey.version
