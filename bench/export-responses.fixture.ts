@@ -113,7 +113,7 @@ function responseRow(i: number, survey: Survey, organizationId: string): Inserta
     userLanguage: 'EN',
     ...given,
   };
-  const labels = labelsOf(survey, values);
+  const stored = { values: JSON.stringify(values), labels: JSON.stringify(labelsOf(survey, values)) };
   return {
     id,
     organization_id: organizationId,
@@ -133,13 +133,13 @@ function responseRow(i: number, survey: Survey, organizationId: string): Inserta
     distribution_id: null,
     distribution_channel: 'anonymous',
     session_id: null,
-    values: JSON.stringify(values),
-    labels: JSON.stringify(labels),
+    values: stored.values,
+    labels: stored.labels,
     displayed_fields: JSON.stringify(Object.keys(given)),
     displayed_values: JSON.stringify(displayedValuesOf(survey, Object.keys(given))),
     embedded_data: '{}',
     updated_at: values.recordedDate,
-    ...exportJsonOf(survey, values, labels),
+    ...exportJsonOf(survey, stored),
   };
 }
 

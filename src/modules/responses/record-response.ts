@@ -1,7 +1,7 @@
 import type { Insertable, RawBuilder } from 'kysely';
 import { isoSeconds } from '../../clock.js';
 import { dialectOf, isUniqueViolation, type Write } from '../../db/dialect/index.js';
-import { toJson } from '../../db/json.js';
+import { fromJson, toJson } from '../../db/json.js';
 import type { Scope } from '../../db/scope.js';
 import type { Queryable } from '../../deps.js';
 import { eventWrites } from '../../events/record-event.js';
@@ -258,7 +258,8 @@ function prepareResponse(
   // is a field like any other; a spread of the three measured 16 µs a response more.
   const values: Record<string, unknown> = Object.assign(Object.create(null), metadata, answers, embedded);
   const answerKeys = Object.keys(answers);
-  const labels = labelsOf(survey, values);
+  // As stored: the json export members are written from this text, read back (exportJsonOf).
+  const stored = { values: toJson(values), labels: toJson(labelsOf(survey, values)) };
   const row = {
     id: responseId,
     organization_id: scope.organizationId,
@@ -278,31 +279,36 @@ function prepareResponse(
     distribution_channel: distributionChannel,
     session_id: input.sessionId ?? null,
     survey_version: survey.definitionVersion,
-    values: toJson(values),
-    labels: toJson(labels),
+    values: stored.values,
+    labels: stored.labels,
     displayed_fields: toJson(input.displayedFields ?? answerKeys),
     displayed_values: toJson(input.displayedValues ?? displayedValuesOf(survey, answerKeys)),
     embedded_data: toJson(embedded),
     updated_at: isoSeconds(now),
     // What a json export writes for it, so that an export on the same layout copies it (decision 0022).
-    ...exportJsonOf(survey, values, labels),
+    ...exportJsonOf(survey, stored),
   };
   return { input, responseId, row, quotas: quotasMatched(survey, values) };
 }
 
 /**
  * A response's json export members as it is recorded, on its survey's json export layout, so that an
- * export on the same layout copies them (decision 0022); null without the survey's definition.
+ * export on the same layout copies them (decision 0022); null without the survey's definition. They are
+ * written from the stored text of its values and labels, read back as an export reads it: a value that JSON
+ * does not keep (NaN, undefined) is then what an export writing them from the values would see.
  */
 export function exportJsonOf(
   survey: Pick<SurveyForResponses, 'definition'>,
-  values: Readonly<Record<string, unknown>>,
-  labels: Readonly<Record<string, string>>,
+  stored: { values: string; labels: string },
 ): { export_json: string | null; export_json_layout: string | null } {
   if (survey.definition === undefined) return { export_json: null, export_json_layout: null };
   const layout = storedJsonLayoutOf(survey.definition);
   return {
-    export_json: storedJsonMembers(layout, values as Readonly<Record<string, ExportValue>>, labels),
+    export_json: storedJsonMembers(
+      layout,
+      fromJson<Record<string, ExportValue>>(stored.values),
+      fromJson<Record<string, string>>(stored.labels),
+    ),
     export_json_layout: layout.key,
   };
 }
