@@ -10,6 +10,22 @@ export { unzip };
 export const startExportWorker = (t: TestApp) =>
   startJobWorker(t, RESPONSE_EXPORT_JOB, responseExportJob, 20);
 
+/** Records one response a set of values through `POST …/responses`; answers their ids, in order. */
+export async function recordResponses(
+  t: TestApp,
+  token: string,
+  surveyId: string,
+  answers: readonly Record<string, unknown>[],
+): Promise<string[]> {
+  const ids: string[] = [];
+  for (const values of answers) {
+    const res = await t.call(token, 'POST', `/API/v3/surveys/${surveyId}/responses`, { values });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    ids.push(res.body.result.responseId);
+  }
+  return ids;
+}
+
 /** Polls a progress URL until the export is no longer in progress; answers every percentComplete seen. */
 export async function waitForExport(
   t: TestApp,

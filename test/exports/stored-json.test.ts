@@ -16,7 +16,7 @@ import {
   smallSurveyWithResponses,
 } from '../responseimports/imports-helpers.js';
 import { uploadQsf } from '../surveys/survey-helpers.js';
-import { exportedFile, startExportWorker } from './exports-helpers.js';
+import { exportedFile, recordResponses, startExportWorker } from './exports-helpers.js';
 
 const QSF = readFileSync(new URL('../fixtures/surveys/every-type.qsf', import.meta.url), 'utf8');
 const TEXT = 'Zoë – naïve ✓, "quoted"\nsecond line';
@@ -32,7 +32,7 @@ let t: TestApp;
 let org: BootstrapResult;
 let worker: JobWorker;
 let surveyId: string;
-const responseIds: string[] = [];
+let responseIds: string[] = [];
 
 beforeAll(async () => {
   t = await buildTestApp();
@@ -40,11 +40,7 @@ beforeAll(async () => {
   const imported = await uploadQsf(t, org.apiToken, QSF);
   expect(imported.status, JSON.stringify(imported.body)).toBe(200);
   surveyId = imported.body.result.id;
-  for (const values of ANSWERS) {
-    const res = await t.call(org.apiToken, 'POST', `/API/v3/surveys/${surveyId}/responses`, { values });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    responseIds.push(res.body.result.responseId);
-  }
+  responseIds = await recordResponses(t, org.apiToken, surveyId, ANSWERS);
   worker = startExportWorker(t);
 });
 afterAll(async () => {
