@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobWorker } from '../../src/jobs/job-runner.js';
 import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.service.js';
 import { updateEmbeddedData } from '../../src/modules/responses/responses.store.js';
+import { engineFixture, importSurvey } from '../engine/engine-helpers.js';
+import { FormClient } from '../engine/form-client.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import {
   exportText as bareExport,
@@ -184,5 +186,33 @@ describe('imported responses', () => {
     } finally {
       await small.close();
     }
+  });
+});
+
+describe('a response taken through the survey pages', () => {
+  it('is recorded with its members, which the json export copies', async () => {
+    const pets = await importSurvey(t, org.apiToken, engineFixture('pets.qsf'));
+    const url = `/jfe/form/${pets}`;
+    const client = new FormClient(t);
+    let page = await client.get(url);
+    page = await client.post(url, page.body, { QID1: '2' });
+    page = await client.post(url, page.body, { QID3: '1' });
+    page = await client.post(url, page.body, { QID4_1: '1', QID4_2: '2', _fw_action: 'continue' });
+    expect(page.status).toBe(200);
+    const [row] = await t.database.db
+      .selectFrom('responses')
+      .select(['export_json', 'export_json_layout'])
+      .where('survey_id', '=', pets)
+      .execute();
+    expect(row?.export_json).toContain('"QID1":2');
+    expect(row?.export_json_layout).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const copied = await exportedFile(t, org.apiToken, pets, { format: 'json' });
+    await t.database.db
+      .updateTable('responses')
+      .set({ export_json: null })
+      .where('survey_id', '=', pets)
+      .execute();
+    const written = await exportedFile(t, org.apiToken, pets, { format: 'json' });
+    expect(copied.bytes.toString('utf8')).toBe(written.bytes.toString('utf8'));
   });
 });
