@@ -10,7 +10,7 @@ import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.
 import { subscribeToCompletions } from '../events/event-fixtures.js';
 import { buildTestApp, openTestDatabase, TEST_ENGINE, type TestApp } from '../helpers/test-app.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
-import { engineFixture, importSurvey } from './engine-helpers.js';
+import { engineFixture, importSurvey, PETS_PAGES } from './engine-helpers.js';
 import { FormClient } from './form-client.js';
 
 let t: TestApp;
@@ -53,11 +53,9 @@ it("the last page's writes go as one statement on PostgreSQL, and all of them ar
   const surveyId = await importSurvey(t, org.apiToken, engineFixture('pets.qsf'));
   const url = `/jfe/form/${surveyId}`;
   const client = new FormClient(t);
-  let page = await client.get(url);
-  page = await client.post(url, page.body, { QID1: '2' });
-  page = await client.post(url, page.body, { QID3: '1' });
+  const beforeLast = await client.answerPages(url, PETS_PAGES.slice(0, -1));
   const from = executed.length;
-  page = await client.post(url, page.body, { QID4_1: '1', QID4_2: '2', _fw_action: 'continue' });
+  const page = await client.answerPages(url, PETS_PAGES.slice(-1), beforeLast);
   expect(page.status).toBe(200);
   const writes = executed.slice(from).filter((kind) => WRITES.has(kind));
   // The session, the response, its event, the event's delivery, the owner's counts.

@@ -6,6 +6,13 @@ import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import { uploadQsf } from '../surveys/survey-helpers.js';
 
 /** A QSF file of test/fixtures/engine/. */
+/** pets.qsf answered a page a post (no pet; oranges; Good, Bad): the last post records the response. */
+export const PETS_PAGES: readonly Record<string, string>[] = [
+  { QID1: '2' },
+  { QID3: '1' },
+  { QID4_1: '1', QID4_2: '2', _fw_action: 'continue' },
+];
+
 export const engineFixture = (name: string) =>
   readFileSync(new URL(`../fixtures/engine/${name}`, import.meta.url), 'utf8');
 

@@ -30,6 +30,20 @@ export class FormClient {
     return this.follow(await this.request('POST', url, form.toString()));
   }
 
+  /**
+   * Answers `pages` in order, a post a page, from `from` (a page already shown) or else from the page the
+   * link opens on; answers the page the last post led to.
+   */
+  async answerPages(
+    url: string,
+    pages: readonly Record<string, string | string[]>[],
+    from?: PageAnswer,
+  ): Promise<PageAnswer> {
+    let page = from ?? (await this.get(url));
+    for (const fields of pages) page = await this.post(url, page.body, fields);
+    return page;
+  }
+
   private async follow(answer: PageAnswer & { location?: string }): Promise<PageAnswer> {
     let current = answer;
     for (let hops = 0; hops < 5 && current.status === 303 && current.location; hops++)

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobWorker } from '../../src/jobs/job-runner.js';
 import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.service.js';
 import { updateEmbeddedData } from '../../src/modules/responses/responses.store.js';
-import { engineFixture, importSurvey } from '../engine/engine-helpers.js';
+import { engineFixture, importSurvey, PETS_PAGES } from '../engine/engine-helpers.js';
 import { FormClient } from '../engine/form-client.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import {
@@ -193,11 +193,7 @@ describe('a response taken through the survey pages', () => {
   it('is recorded with its members, which the json export copies', async () => {
     const pets = await importSurvey(t, org.apiToken, engineFixture('pets.qsf'));
     const url = `/jfe/form/${pets}`;
-    const client = new FormClient(t);
-    let page = await client.get(url);
-    page = await client.post(url, page.body, { QID1: '2' });
-    page = await client.post(url, page.body, { QID3: '1' });
-    page = await client.post(url, page.body, { QID4_1: '1', QID4_2: '2', _fw_action: 'continue' });
+    const page = await new FormClient(t).answerPages(url, PETS_PAGES);
     expect(page.status).toBe(200);
     const [row] = await t.database.db
       .selectFrom('responses')

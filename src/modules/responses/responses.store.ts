@@ -162,13 +162,13 @@ export function listFilteredResponsesAfter(
   return filteredResponses(db, scope, filter)
     .select((eb) => {
       // A row stored on the export's layout comes with its json members and needs neither its values nor
-      // its labels (decision 0022).
-      const onLayout = eb.and([
-        eb('export_json_layout', '=', stored ?? null),
-        eb('export_json', 'is not', null),
-      ]);
-      const unlessStored = (column: 'values' | 'labels') =>
+      // its labels (decision 0022): `{}` stands in for them.
+      const onLayout =
         stored === undefined
+          ? undefined
+          : eb.and([eb('export_json_layout', '=', stored), eb('export_json', 'is not', null)]);
+      const unlessStored = (column: 'values' | 'labels') =>
+        onLayout === undefined
           ? eb.ref(column)
           : eb.case().when(onLayout).then('{}').else(eb.ref(column)).end();
       return [
@@ -178,7 +178,7 @@ export function listFilteredResponsesAfter(
         ...(parts.labels ? [unlessStored('labels').as('labels')] : []),
         ...(parts.displayedFields ? ['displayed_fields' as const] : []),
         ...(parts.displayedValues ? ['displayed_values' as const] : []),
-        ...(stored === undefined
+        ...(onLayout === undefined
           ? []
           : [eb.case().when(onLayout).then(eb.ref('export_json')).else(null).end().as('export_json')]),
       ];
