@@ -2,8 +2,9 @@
  * Issue 20: a response import of 100,000 rows (`POST /API/v3/surveys/{id}/import-responses`, a csv in the
  * survey's own export layout, through the job that a serving node runs) against a bulk insert of the same
  * rows into the responses table (the imported rows read back, written again under new ids, in the
- * import's own batches: BATCH_ROWS a transaction, INSERT_ROWS an INSERT, through Kysely), on SQLite and
- * PostgreSQL.
+ * import's own batches: BATCH_ROWS a transaction, INSERT_ROWS rows an INSERT ... VALUES, through Kysely), on
+ * SQLite and PostgreSQL. For reference, not in the ratio: the same rows written through the responses' own
+ * insert (responseInserts: on PostgreSQL one JSON parameter a statement, decision 0023).
  * Goal: ratio (bulk time / import time) >= 0.5 on both. `IMPORT_BENCH_ROWS` changes the size;
  * `BENCH_ENGINES=sqlite` (or `postgres`) runs one engine.
  */
@@ -11,9 +12,14 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import type { Db, Engine } from '../src/db/database.js';
+import { dialectOf } from '../src/db/dialect/index.js';
 import { newId } from '../src/http/ids.js';
 import { BATCH_ROWS as BATCH } from '../src/modules/responseimports/response-import.job.js';
-import { INSERT_ROWS as PER_INSERT, type ResponseRow } from '../src/modules/responses/responses.store.js';
+import {
+  INSERT_ROWS as PER_INSERT,
+  type ResponseRow,
+  responseInserts,
+} from '../src/modules/responses/responses.store.js';
 import type { BenchResult } from './run.js';
 import {
   createActiveSurvey,
@@ -91,13 +97,13 @@ async function timedImport(fw: Fieldwork, surveyId: string, csv: string): Promis
   return seconds;
 }
 
+/** The survey's imported rows, read back. */
+function importedRows(database: Db, surveyId: string): Promise<ResponseRow[]> {
+  return database.db.selectFrom('responses').selectAll().where('survey_id', '=', surveyId).execute();
+}
+
 /** The imported rows written again under new ids, in the import's batches and INSERT sizes. */
-async function timedBulkInsert(database: Db, surveyId: string): Promise<number> {
-  const rows: ResponseRow[] = await database.db
-    .selectFrom('responses')
-    .selectAll()
-    .where('survey_id', '=', surveyId)
-    .execute();
+async function timedBulkInsert(rows: readonly ResponseRow[], database: Db): Promise<number> {
   let seq = 2_000_000_000 - rows.length;
   const copies = rows.map((row) => ({ ...row, id: newId('R'), seq: seq++ }));
   const started = performance.now();
@@ -114,6 +120,19 @@ async function timedBulkInsert(database: Db, surveyId: string): Promise<number> 
   return (performance.now() - started) / 1000;
 }
 
+/** The reference: the same rows, under new ids, in the import's batches, through the responses' own insert. */
+async function timedOwnInsert(rows: readonly ResponseRow[], database: Db): Promise<number> {
+  const copies = rows.map(({ seq: _, ...row }) => ({ ...row, id: newId('R') }));
+  const started = performance.now();
+  for (let i = 0; i < copies.length; i += BATCH) {
+    const batch = copies.slice(i, i + BATCH);
+    await database.db.transaction().execute(async (trx) => {
+      await dialectOf(trx).runWrites(trx, await responseInserts(trx, batch));
+    });
+  }
+  return (performance.now() - started) / 1000;
+}
+
 async function benchEngine(engine: Engine): Promise<string[]> {
   const { database, drop } = await openBenchDatabase(engine);
   const fw = await startFieldwork(database);
@@ -123,12 +142,16 @@ async function benchEngine(engine: Engine): Promise<string[]> {
     const surveyId = await createActiveSurvey(fw, QSF);
     const csv = importFile(await exportedLayout(fw, surveyId));
     const imported = await timedImport(fw, surveyId, csv);
-    const bulk = await timedBulkInsert(database, surveyId);
+    const rows = await importedRows(database, surveyId);
+    const bulk = await timedBulkInsert(rows, database);
+    const own = await timedOwnInsert(rows, database);
     return [
       `${engine}: import of ${ROWS} rows (${(csv.length / 1e6).toFixed(1)} MB csv) ${imported.toFixed(1)} s ` +
         `(${(ROWS / imported).toFixed(0)} rows/s); bulk insert of the same rows ${bulk.toFixed(1)} s ` +
         `(${(ROWS / bulk).toFixed(0)} rows/s)`,
       `${engine}: ratio ${(bulk / imported).toFixed(2)} (goal >= 0.5)`,
+      `${engine}: for reference, the same rows through the responses' own insert ${own.toFixed(1)} s ` +
+        `(${(ROWS / own).toFixed(0)} rows/s; import / own insert ${(own / imported).toFixed(2)})`,
     ];
   } finally {
     await fw.app.close();

@@ -76,14 +76,20 @@ export interface EngineDialect {
   nextSequenceValues(db: Kysely<AnyDatabase>, name: string, count: number): Promise<number[]>;
 
   /**
-   * `count` numbers of a sequence for the rows of one insert, in row order: PostgreSQL's `nextval` written
-   * into the insert, which draws them (no statement of its own); SQLite's drawn now (nextSequenceValues).
+   * The insert of `rows` into `table`, numbered in `numbered.column` from the sequence `numbered.sequence`
+   * in row order, as a write to run (runWrites). The rows are all of the table's shape: a column one row
+   * names and another leaves out is null in the other. PostgreSQL: the rows as one JSON parameter
+   * (`json_populate_recordset` into the table's row type), numbered by `nextval` in the insert's select
+   * after its `ORDER BY` of the rows' order: no statement of its own, and no VALUES list, whose values
+   * PostgreSQL parses, binds and plans one by one (decision 0023). SQLite: the numbers drawn now
+   * (nextSequenceValues), then a VALUES list.
    */
-  sequenceValuesToInsert(
+  numberedInsert(
     db: Kysely<AnyDatabase>,
-    name: string,
-    count: number,
-  ): Promise<ReadonlyArray<number | RawBuilder<number>>>;
+    table: string,
+    rows: readonly Record<string, unknown>[],
+    numbered: { column: string; sequence: string },
+  ): Promise<Write>;
 
   /**
    * Runs writes in one round trip where a statement costs one: each write goes through the database's

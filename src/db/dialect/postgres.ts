@@ -74,9 +74,25 @@ export const nextSequenceValues: EngineDialect['nextSequenceValues'] = async (db
   return rows.map((row) => Number(row.value)).sort((a, b) => a - b);
 };
 
-export const sequenceValuesToInsert: EngineDialect['sequenceValuesToInsert'] = async (_db, name, count) =>
-  // A multi-row VALUES list is evaluated row after row, so the numbers grow in row order.
-  Array.from({ length: count }, () => sql<number>`nextval(${name})`);
+export const numberedInsert: EngineDialect['numberedInsert'] = async (db, table, rows, numbered) => {
+  const columns = new Set<string>();
+  for (const row of rows) for (const key in row) if (row[key] !== undefined) columns.add(key);
+  // WITH ORDINALITY numbers the rows as the array holds them; PostgreSQL evaluates a volatile output
+  // column (nextval) after the ORDER BY, so the sequence's numbers grow in the rows' order.
+  const source = sql`json_populate_recordset(null::${sql.table(table)}, ${JSON.stringify(rows)}) with ordinality`;
+  return db
+    .insertInto(table)
+    .columns([...columns, numbered.column])
+    .expression(
+      db
+        .selectFrom(source.as('r'))
+        .select([
+          ...[...columns].map((column) => `r.${column}`),
+          sql`nextval(${numbered.sequence})`.as(numbered.column),
+        ])
+        .orderBy(sql.ref('r.ordinality')),
+    );
+};
 
 /** PostgreSQL binds at most 65,535 values in one statement. */
 const MAX_BOUND_VALUES = 65_535;

@@ -64,7 +64,10 @@ export const nextSequenceValues: EngineDialect['nextSequenceValues'] = async (db
   return Array.from({ length: count }, (_, i) => Number(last) - count + 1 + i);
 };
 
-export const sequenceValuesToInsert: EngineDialect['sequenceValuesToInsert'] = nextSequenceValues;
+export const numberedInsert: EngineDialect['numberedInsert'] = async (db, table, rows, numbered) => {
+  const numbers = await nextSequenceValues(db, numbered.sequence, rows.length);
+  return db.insertInto(table).values(rows.map((row, i) => ({ ...row, [numbered.column]: numbers[i] })));
+};
 
 /** In-process, a statement is no round trip: the writes run one after another. */
 export const runWrites: EngineDialect['runWrites'] = async (db, writes) => {

@@ -1,4 +1,4 @@
-import type { Insertable, RawBuilder } from 'kysely';
+import type { Insertable } from 'kysely';
 import { isoSeconds } from '../../clock.js';
 import { dialectOf, isUniqueViolation, type Write } from '../../db/dialect/index.js';
 import { fromJson, toJson } from '../../db/json.js';
@@ -28,9 +28,6 @@ import {
 } from '../surveys/survey-responses.service.js';
 import { listResponseOwners, responseInserts } from './responses.store.js';
 import type { ResponsesTable } from './responses.tables.js';
-
-/** Where `responses.seq` comes from (migration 0015): numbers that only grow, recorded order. */
-const RESPONSE_SEQUENCE = 'response_seq';
 
 export interface CompletedResponseInput {
   surveyId: string;
@@ -173,10 +170,13 @@ export async function writePreparedResponses(
     await dialectOf(trx).runWrites(trx, alongside);
     return [];
   }
-  // Drawn under the survey's recording lock, shared (surveyForResponses): decision 0012. On PostgreSQL by
-  // the responses' insert itself (decision 0021), in row order within each insert of INSERT_ROWS; the
+  // Numbered under the survey's recording lock, shared (surveyForResponses): decision 0012. On PostgreSQL by
+  // the responses' insert itself (decisions 0021, 0023), in row order within each insert of INSERT_ROWS; the
   // batches recorded (imports' 500, the API's 64) are one insert each, so they keep the input's order.
-  const seqs = await dialectOf(trx).sequenceValuesToInsert(trx, RESPONSE_SEQUENCE, prepared.length);
+  const inserts = await responseInserts(
+    trx,
+    prepared.map(({ row }) => row),
+  );
   const topic = completedResponseTopic(survey.id);
   const events = await eventWrites(
     trx,
@@ -195,10 +195,7 @@ export async function writePreparedResponses(
   // quotas, their events and deliveries, the owner's counts.
   const writes = [
     ...alongside,
-    ...responseInserts(
-      trx,
-      prepared.map(({ row }, i) => ({ ...row, seq: seqs[i] as number | RawBuilder<number> })),
-    ),
+    ...inserts,
     ...quotaWrites(
       trx,
       scope,

@@ -1,28 +1,46 @@
-import type { Insertable, InsertObject, Selectable, Updateable } from 'kysely';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import { dialectOf, type Write } from '../../db/dialect/index.js';
 import { type Page, pageWindow } from '../../db/page.js';
 import type { Scope } from '../../db/scope.js';
 import type { Queryable } from '../../deps.js';
-import type { Database } from '../../tables.js';
 import type { ResponsesTable } from './responses.tables.js';
 
 export type ResponseRow = Selectable<ResponsesTable>;
 
 /**
- * Rows per INSERT: 1,000 rows of 25 columns bind 25,000 values, below both engines' limits (SQLite's
- * 32,766, PostgreSQL's 65,535), so a batch of an import is one statement.
+ * Rows per INSERT: 1,000 rows of 27 columns bind 27,000 values on SQLite, below its limit of 32,766, so a
+ * batch of an import is one statement. PostgreSQL gets a statement's rows as one parameter
+ * (numberedInsert).
  */
 export const INSERT_ROWS = 1000;
 
-export async function insertResponses(db: Queryable, rows: Insertable<ResponsesTable>[]): Promise<void> {
-  await dialectOf(db).runWrites(db, responseInserts(db, rows));
-}
+/** Where `responses.seq` comes from (migration 0015): numbers that only grow, recorded order. */
+const RESPONSE_SEQUENCE = 'response_seq';
 
-/** insertResponses' writes, for a caller that runs them with its own (recording a response). */
-export function responseInserts(db: Queryable, rows: InsertObject<Database, 'responses'>[]): Write[] {
+/** Responses that already have their numbers (`seq`), written as they are. */
+export async function insertResponses(db: Queryable, rows: Insertable<ResponsesTable>[]): Promise<void> {
   const writes: Write[] = [];
   for (let i = 0; i < rows.length; i += INSERT_ROWS)
     writes.push(db.insertInto('responses').values(rows.slice(i, i + INSERT_ROWS)));
+  await dialectOf(db).runWrites(db, writes);
+}
+
+/**
+ * The inserts of new responses, numbered from the responses' sequence in row order (the dialect's
+ * numberedInsert), for a caller that runs them with its own writes (recording responses).
+ */
+export async function responseInserts(
+  db: Queryable,
+  rows: readonly Omit<Insertable<ResponsesTable>, 'seq'>[],
+): Promise<Write[]> {
+  const writes: Write[] = [];
+  for (let i = 0; i < rows.length; i += INSERT_ROWS)
+    writes.push(
+      await dialectOf(db).numberedInsert(db, 'responses', rows.slice(i, i + INSERT_ROWS), {
+        column: 'seq',
+        sequence: RESPONSE_SEQUENCE,
+      }),
+    );
   return writes;
 }
 
