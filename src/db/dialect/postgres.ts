@@ -77,8 +77,9 @@ export const nextSequenceValues: EngineDialect['nextSequenceValues'] = async (db
 export const numberedInsert: EngineDialect['numberedInsert'] = async (db, table, rows, numbered) => {
   const columns = new Set<string>();
   for (const row of rows) for (const key in row) if (row[key] !== undefined) columns.add(key);
-  // WITH ORDINALITY numbers the rows as the array holds them; PostgreSQL evaluates a volatile output
-  // column (nextval) after the ORDER BY, so the sequence's numbers grow in the rows' order.
+  // WITH ORDINALITY numbers the rows as the array holds them, and nextval is evaluated in the ORDER BY's
+  // order (the scan's own order already satisfies it; after a sort, PostgreSQL evaluates a volatile output
+  // column once sorted), so the sequence's numbers grow in the rows' order.
   const source = sql`json_populate_recordset(null::${sql.table(table)}, ${JSON.stringify(rows)}) with ordinality`;
   return db
     .insertInto(table)
