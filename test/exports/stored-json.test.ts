@@ -17,7 +17,6 @@ import {
   exportImportExport,
   smallSurveyWithResponses,
 } from '../responseimports/imports-helpers.js';
-import { uploadQsf } from '../surveys/survey-helpers.js';
 import { exportedFile, recordResponses, startExportWorker } from './exports-helpers.js';
 
 const QSF = readFileSync(new URL('../fixtures/surveys/every-type.qsf', import.meta.url), 'utf8');
@@ -39,9 +38,7 @@ let responseIds: string[] = [];
 beforeAll(async () => {
   t = await buildTestApp();
   org = await t.newOrganization();
-  const imported = await uploadQsf(t, org.apiToken, QSF);
-  expect(imported.status, JSON.stringify(imported.body)).toBe(200);
-  surveyId = imported.body.result.id;
+  surveyId = await importSurvey(t, org.apiToken, QSF, { active: false });
   responseIds = await recordResponses(t, org.apiToken, surveyId, ANSWERS);
   worker = startExportWorker(t);
 });
