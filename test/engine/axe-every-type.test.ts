@@ -3,7 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.service.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import { type Finding, seriousViolations } from './axe.js';
-import { importSurvey, launchBrowser, listenOnLoopback, next, unlabelledControls } from './engine-helpers.js';
+import {
+  BROWSER_WALK_TIMEOUT,
+  importSurvey,
+  launchBrowser,
+  listenOnLoopback,
+  next,
+  unlabelledControls,
+} from './engine-helpers.js';
 import { everyTypeSurvey } from './every-type-survey.js';
 
 /**
@@ -91,7 +98,7 @@ function offScreen(page: Page): Promise<string[]> {
   });
 }
 
-describe('every question type, accessible', () => {
+describe('every question type, accessible', { timeout: BROWSER_WALK_TIMEOUT }, () => {
   beforeAll(async () => {
     surveyId = await importSurvey(t, org.apiToken, JSON.stringify(everyTypeSurvey()));
   });

@@ -25,6 +25,13 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
+/**
+ * The time given to a test that walks a survey's pages in Chromium (a dozen pages, each checked): 5-10 s
+ * alone, several times that when the suite's three workers share two cores with Chromium and PostgreSQL
+ * (a walk once passed 30 s in CI). It catches a hang; speed is the benchmarks' to check.
+ */
+export const BROWSER_WALK_TIMEOUT = 120_000;
+
 /** The test app listening on loopback (a browser needs a real socket); returns its base URL. */
 export async function listenOnLoopback(t: TestApp): Promise<string> {
   await t.app.listen({ port: 0, host: '127.0.0.1' });

@@ -10,7 +10,13 @@ import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.
 import { exportCsv } from '../exports/export-runs.js';
 import { startExportWorker } from '../exports/exports-helpers.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
-import { importSurvey, launchBrowser, listenOnLoopback, next } from './engine-helpers.js';
+import {
+  BROWSER_WALK_TIMEOUT,
+  importSurvey,
+  launchBrowser,
+  listenOnLoopback,
+  next,
+} from './engine-helpers.js';
 import { block, blockFlow, qsf, question } from './qsf-builder.js';
 
 let t: TestApp;
@@ -82,7 +88,7 @@ async function takeSubset(page: Page, surveyId: string, reloadAt: number): Promi
   return seen;
 }
 
-describe('randomization', () => {
+describe('randomization', { timeout: BROWSER_WALK_TIMEOUT }, () => {
   it('presents 15 of 60 one per page, keeps the order on reload, and records and exports it', async () => {
     const surveyId = await importSurvey(t, org.apiToken, JSON.stringify(DOC));
     const context = await browser.newContext();

@@ -14,7 +14,13 @@ import { exportCsv } from '../exports/export-runs.js';
 import { startExportWorker } from '../exports/exports-helpers.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import { call200, defs } from '../survey-definitions/definitions-helpers.js';
-import { importSurvey, launchBrowser, listenOnLoopback, next } from './engine-helpers.js';
+import {
+  BROWSER_WALK_TIMEOUT,
+  importSurvey,
+  launchBrowser,
+  listenOnLoopback,
+  next,
+} from './engine-helpers.js';
 import { FormClient, hiddenValue } from './form-client.js';
 import { block, blockFlow, qsf, question } from './qsf-builder.js';
 
@@ -120,7 +126,7 @@ describe('translations imported from QSF', () => {
   });
 });
 
-describe('a browser session', () => {
+describe('a browser session', { timeout: BROWSER_WALK_TIMEOUT }, () => {
   it.each([
     ['with Q_Language=DE (the browser asking for English)', { locale: 'en-US' }, '?Q_Language=DE', 'DE'],
     [

@@ -14,7 +14,13 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/modules/organizations/bootstrap.service.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
-import { importSurvey, launchBrowser, listenOnLoopback, next } from './engine-helpers.js';
+import {
+  BROWSER_WALK_TIMEOUT,
+  importSurvey,
+  launchBrowser,
+  listenOnLoopback,
+  next,
+} from './engine-helpers.js';
 import { everyTypeSurvey } from './every-type-survey.js';
 
 let t: TestApp;
@@ -143,7 +149,7 @@ async function everyTypePages(page: Page, shoot: () => Promise<void>): Promise<v
   await shoot();
 }
 
-describe('every question type, photographed', () => {
+describe('every question type, photographed', { timeout: BROWSER_WALK_TIMEOUT }, () => {
   it.each([
     ['desktop', 1280, 900],
     ['phone', 390, 844],
