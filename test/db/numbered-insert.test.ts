@@ -109,7 +109,8 @@ it('inserts run together number each insert in its own order, and never reuse a 
 });
 
 it('a row whose key is taken fails the insert as a unique violation, and nothing of it is stored', async () => {
-  const failure = await insert([{ id: 'e1' }, { id: 'a0001' }]).then(
+  await insert([{ id: 'f0' }]);
+  const failure = await insert([{ id: 'e1' }, { id: 'f0' }]).then(
     () => undefined,
     (error: unknown) => error,
   );

@@ -8,9 +8,9 @@ import type { ResponsesTable } from './responses.tables.js';
 export type ResponseRow = Selectable<ResponsesTable>;
 
 /**
- * Rows per INSERT: 1,000 rows of 27 columns bind 27,000 values on SQLite, below its limit of 32,766, so a
- * batch of an import is one statement. PostgreSQL gets a statement's rows as one parameter
- * (numberedInsert).
+ * Rows per INSERT: 1,000 rows of 27 columns bind 27,000 values in a VALUES list, below both engines' limits
+ * (SQLite's 32,766, PostgreSQL's 65,535), so a batch of an import is one statement. New responses on
+ * PostgreSQL go as one JSON parameter a statement instead (responseInserts, numberedInsert).
  */
 export const INSERT_ROWS = 1000;
 
