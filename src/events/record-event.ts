@@ -73,15 +73,33 @@ export async function recordEvents(
   return eventIds;
 }
 
+/** The organisation's active subscriptions: what an event's deliveries are made for. */
+export interface ActiveSubscription {
+  id: string;
+  topics: string;
+}
+
+export function activeSubscriptions(db: Queryable, scope: Scope): Promise<ActiveSubscription[]> {
+  return db
+    .selectFrom('event_subscriptions')
+    .select(['id', 'topics'])
+    .where('organization_id', '=', scope.organizationId)
+    .where('status', '=', 'active')
+    .execute();
+}
+
 /**
  * recordEvents without its writes: reads the subscriptions and answers the events' ids and the writes that
  * record them (the events, then their deliveries), for a caller that runs them with its own (recording a
- * response, record-response.ts) in the same transaction.
+ * response, record-response.ts) in the same transaction. `subscriptions`: the read already under way, when
+ * the caller began it beside its transaction (the engine's completion, decision 0012); a subscription made
+ * or removed meanwhile is then as if made or removed a moment later.
  */
 export async function eventWrites(
   trx: Queryable,
   scope: Scope,
   events: readonly NewEvent[],
+  subscriptions?: Promise<ActiveSubscription[]>,
 ): Promise<{ eventIds: string[]; writes: Write[] }> {
   if (events.length === 0) return { eventIds: [], writes: [] };
   for (const { topic } of events)
@@ -97,14 +115,9 @@ export async function eventWrites(
     created_at: now.toISOString(),
   }));
   const writes: Write[] = [trx.insertInto('events').values(rows)];
-  const subscriptions = await trx
-    .selectFrom('event_subscriptions')
-    .select(['id', 'topics'])
-    .where('organization_id', '=', scope.organizationId)
-    .where('status', '=', 'active')
-    .execute();
+  const active = await (subscriptions ?? activeSubscriptions(trx, scope));
   const matched = rows.flatMap((event) =>
-    subscriptions.filter((s) => topicMatches(s.topics, event.topic)).map((s) => ({ event, s })),
+    active.filter((s) => topicMatches(s.topics, event.topic)).map((s) => ({ event, s })),
   );
   if (matched.length === 0) return { eventIds, writes };
   const deliveryIds = newIds('DL', matched.length);

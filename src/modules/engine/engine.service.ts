@@ -7,6 +7,7 @@
 import { randomInt } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { Deps } from '../../deps.js';
+import { activeSubscriptions } from '../../events/record-event.js';
 import { ApiError } from '../../http/errors.js';
 import { newId } from '../../http/ids.js';
 import type { Database } from '../../tables.js';
@@ -275,6 +276,11 @@ async function recordAndClose(
   // A screen-out is recorded as screened: not finished, flagged, and no completion event (nor hook).
   const screened = walked.ending.screened;
   const anonymized = run.engine.anonymized;
+  // The subscriptions of a completion's event are read beside the transaction, not in it: on PostgreSQL
+  // one round trip fewer between its begin and its commit (decision 0012). The recording awaits the read;
+  // the catch only keeps a failure from going unhandled when the transaction fails first.
+  const subscriptions = screened ? undefined : activeSubscriptions(deps.db, scope);
+  subscriptions?.catch(() => {});
   await deps.db.transaction().execute(async (trx) => {
     // The session is closed by the recording's own round trip, with its last writes (decision 0021), so
     // the owner's counts, which completions of the owner's surveys share, stay locked only until the commit.
@@ -318,7 +324,7 @@ async function recordAndClose(
         extraMetadata: { ...displayOrders(run.engine, walked, state.answers, state.seed), ...recipient },
       },
       run.taking.definitionVersion,
-      [closing],
+      { alongside: [closing], subscriptions },
     );
     await countPresentations(trx, scope, run.engine, run.taking.surveyId, walked);
     const completion = {

@@ -4,7 +4,7 @@ import { dialectOf, isUniqueViolation, type Write } from '../../db/dialect/index
 import { fromJson, toJson } from '../../db/json.js';
 import type { Scope } from '../../db/scope.js';
 import type { Queryable } from '../../deps.js';
-import { eventWrites } from '../../events/record-event.js';
+import { type ActiveSubscription, eventWrites } from '../../events/record-event.js';
 import { completedResponseTopic } from '../../events/topics.js';
 import { ApiError } from '../../http/errors.js';
 import { newIds } from '../../http/ids.js';
@@ -89,6 +89,16 @@ export const eventDate = (date: Date) => date.toISOString().slice(0, 19).replace
 const isAuditable = (status: number) => status === 0 || status === 16;
 
 /**
+ * What a caller brings to a recording: `alongside`, its own writes (the engine's closing of the session),
+ * run first in the recording's round trip; `subscriptions`, the read of the organisation's active
+ * subscriptions, begun beside the transaction (eventWrites).
+ */
+export interface Along {
+  alongside?: readonly Write[];
+  subscriptions?: Promise<ActiveSubscription[]>;
+}
+
+/**
  * THE way a completed response is recorded, by the API (`POST /v3/surveys/{id}/responses`) and by the
  * survey-taking engine alike. Call it inside the transaction that does the rest of the work: it writes
  * the response (values, labels, displayedFields, displayedValues and metadata), counts it towards the
@@ -104,7 +114,7 @@ const isAuditable = (status: number) => status === 0 || status === 16;
  *
  * ResponseEventContext is at most 50 characters (spec 6, 8): a longer one is refused here with a 400
  * (the API's rule); the engine cuts the value at 50 before calling (cutResponseEventContext).
- * `alongside`: the caller's own writes (the engine's session), run first in the recording's round trip.
+ * `along`: the caller's own writes and subscriptions read (Along).
  * Throws GSI_2 when the scope has no such survey, FW_RSP_2 when the session was already recorded.
  */
 export async function recordCompletedResponse(
@@ -112,12 +122,12 @@ export async function recordCompletedResponse(
   scope: Scope,
   input: CompletedResponseInput,
   definitionVersion?: number | null,
-  alongside: readonly Write[] = [],
+  along: Along = {},
 ): Promise<RecordedResponse> {
   const survey = await surveyForResponses(trx, scope, input.surveyId, definitionVersion);
   if (!survey) throw ApiError.of('GSI_2', `Survey ${input.surveyId} not found.`);
   const prepared = prepareResponses(scope, survey, [input]);
-  const [recorded] = await writePreparedResponses(trx, scope, survey, prepared, alongside);
+  const [recorded] = await writePreparedResponses(trx, scope, survey, prepared, along);
   return recorded as RecordedResponse;
 }
 
@@ -164,7 +174,7 @@ export async function writePreparedResponses(
   scope: Scope,
   survey: SurveyForResponses,
   prepared: readonly PreparedResponse[],
-  alongside: readonly Write[] = [],
+  { alongside = [], subscriptions }: Along = {},
 ): Promise<RecordedResponse[]> {
   if (prepared.length === 0) {
     await dialectOf(trx).runWrites(trx, alongside);
@@ -186,6 +196,7 @@ export async function writePreparedResponses(
         ? []
         : [{ topic, payload: completionPayload(responseId, survey.id, input, input.now), now: input.now }],
     ),
+    subscriptions,
   );
   // The owner's counts go to one stripe of their counter, at random (decision 0015): recordings of one
   // owner's surveys seldom write the same row.
