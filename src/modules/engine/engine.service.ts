@@ -174,8 +174,10 @@ export async function takePage(
     state.answers[page.loop ? loopAnswerKey(page.loop.id, id) : id] = fields;
   state.position += 1;
   const next = walk(run.engine, state);
-  const { answers } = responseAnswers(run.taking.questions, next.displayed, state.answers);
-  const full = await fullQuotasMatching(deps.db, run.taking, { ...answers, ...next.embedded });
+  const full = await fullQuotasMatching(deps.db, run.taking, () => ({
+    ...responseAnswers(run.taking.questions, next.displayed, state.answers, run.taking.questionKeys).answers,
+    ...next.embedded,
+  }));
   if (full.length > 0) {
     await save(deps, session, state, now, { status: 'quota', finished_at: now.toISOString() });
     return endScreen(run, 'quota');
@@ -234,7 +236,12 @@ async function complete(
 ): Promise<Screen> {
   const walked = walk(run.engine, { ...state, now: deps.clock.now() });
   const shown = walked.shown;
-  const { answers, displayedFields } = responseAnswers(run.taking.questions, shown, state.answers);
+  const { answers, displayedFields } = responseAnswers(
+    run.taking.questions,
+    shown,
+    state.answers,
+    run.taking.questionKeys,
+  );
   const now = deps.clock.now();
   let responseId: string;
   try {

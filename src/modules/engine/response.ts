@@ -6,8 +6,9 @@
 import { carriedFields } from '../surveys/definition/carry-forward.js';
 import { scaleOwnerOf } from '../surveys/definition/matrix-scales.js';
 import { type QsfQuestion, recodeOf } from '../surveys/definition/qsf.js';
+import { QuestionKeys } from '../surveys/definition/recorded-facts.js';
 import type { AnswerValue } from '../surveys/definition/response-values.js';
-import { type ValueKey, valueKeysOf } from '../surveys/definition/value-keys.js';
+import type { ValueKey } from '../surveys/definition/value-keys.js';
 import { type Answers, factsFor, shownAnswers, visibleChoices, type Walk } from './flow.js';
 import type { EngineSurvey, FlowNode } from './survey-model.js';
 
@@ -19,10 +20,15 @@ export interface EngineAnswers {
 
 const numeric = (value: string): AnswerValue => (/^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value);
 
+/**
+ * `questionKeys`: the value keys of `questions`; the compiled version's (SurveyForTaking), so that a
+ * completion does not work them out again.
+ */
 export function responseAnswers(
   questions: ReadonlyMap<string, QsfQuestion>,
   shown: Iterable<string>,
   answers: Answers,
+  questionKeys: QuestionKeys = new QuestionKeys(questions),
 ): EngineAnswers {
   const out: Record<string, AnswerValue> = {};
   const displayedFields: string[] = [];
@@ -34,7 +40,7 @@ export function responseAnswers(
     if (!question) continue;
     const fields = carriedFields(question, answers[entry] ?? {});
     const prefix = loopId ? `${loopId}_` : '';
-    for (const key of valueKeysOf(question)) {
+    for (const key of questionKeys.all(questionId)) {
       displayedFields.push(prefix + key.key);
       const value = answerFor(question, key, fields);
       if (value !== undefined) out[prefix + key.key] = value;

@@ -30,7 +30,12 @@ export function sessionRow(survey: Survey, session: SessionRow): ExportRow {
   const state = parseState(session.state);
   const walked = walk(run.engine, state);
   const taken = walked.pages.slice(0, state.position).flatMap(pageEntries);
-  const { answers, displayedFields } = responseAnswers(run.taking.questions, taken, state.answers);
+  const { answers, displayedFields } = responseAnswers(
+    run.taking.questions,
+    taken,
+    state.answers,
+    run.taking.questionKeys,
+  );
   const start = new Date(session.started_at);
   const last = new Date(session.updated_at);
   const values: Record<string, ExportValue> = {

@@ -116,15 +116,17 @@ export async function quotaStates(db: Queryable, scope: Scope, surveyId: string)
 
 /**
  * For the engine ("a full quota ends the survey"): the quotas that are full and whose condition the
- * answers so far (value keys, as recordCompletedResponse takes them) meet. Empty: carry on.
+ * answers so far (value keys, as recordCompletedResponse takes them) meet. Empty: carry on. `values` is
+ * asked for only when the definition has quotas: laying the answers out is work a page of a survey
+ * without quotas does not need.
  */
 export async function fullQuotasMatching(
   db: Queryable,
   survey: Pick<SurveyForTaking, 'surveyId' | 'organizationId' | 'questions' | 'questionKeys' | 'hasQuotas'>,
-  values: Record<string, unknown>,
+  values: () => Record<string, unknown>,
 ): Promise<QuotaState[]> {
   if (!survey.hasQuotas) return [];
   const quotas = await quotaStates(db, { organizationId: survey.organizationId }, survey.surveyId);
-  const facts = recordedFacts(values, survey.questions, survey.questionKeys);
+  const facts = recordedFacts(values(), survey.questions, survey.questionKeys);
   return quotas.filter((q) => q.count >= q.limit && evaluateLogic(q.condition, facts));
 }

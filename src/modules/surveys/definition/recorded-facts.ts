@@ -22,25 +22,31 @@ export function recordedFacts(
  * share it; `questions` must be the ones the facts read.
  */
 export class QuestionKeys {
-  private readonly ofQuestion = new Map<string, ValueKey[]>();
+  private readonly ofQuestion = new Map<string, readonly ValueKey[]>();
   private readonly ofLocator = new Map<string, readonly ValueKey[]>();
 
   constructor(private readonly questions: ReadonlyMap<string, QsfQuestion>) {}
 
+  /** The keys of a question or of one side-by-side column (`QID4#1`). */
   of(questionId: string): readonly ValueKey[] {
     let keys = this.ofLocator.get(questionId);
     if (!keys) {
       const { base, column } = split(questionId);
-      let all = this.ofQuestion.get(base);
-      if (!all) {
-        const question = this.questions.get(base);
-        all = question ? valueKeysOf(question) : [];
-        this.ofQuestion.set(base, all);
-      }
-      keys = all.filter((k) => k.column === column);
+      keys = this.all(base).filter((k) => k.column === column);
       this.ofLocator.set(questionId, keys);
     }
     return keys;
+  }
+
+  /** Every key of a question, its side-by-side columns' included (valueKeysOf, in its order). */
+  all(questionId: string): readonly ValueKey[] {
+    let all = this.ofQuestion.get(questionId);
+    if (!all) {
+      const question = this.questions.get(questionId);
+      all = question ? valueKeysOf(question) : [];
+      this.ofQuestion.set(questionId, all);
+    }
+    return all;
   }
 }
 
