@@ -10,46 +10,21 @@ import { QuestionKeys } from '../../src/modules/surveys/definition/recorded-fact
 import { valueKeysOf } from '../../src/modules/surveys/definition/value-keys.js';
 import { importQsf } from '../../src/modules/surveys/qsf-import.js';
 import { fullQuotasMatching } from '../../src/modules/surveys/survey-taking.service.js';
-import { block, blockFlow, qsf, question } from './qsf-builder.js';
+import { typesMatrixSurvey } from './types-matrix-survey.js';
 
-const doc = importQsf(
-  qsf({
-    blocks: [block('BL_a', ['QID1', 'QID2'])],
-    flow: [blockFlow('BL_a', 'FL_2')],
-    questions: [
-      question('QID1', { type: 'MC', selector: 'SAVR', sub: 'TX', choices: ['Red', 'Blue'] }),
-      question('QID2', {
-        type: 'SBS',
-        selector: 'SBSMatrix',
-        choices: ['Apples'],
-        extra: {
-          AdditionalQuestions: {
-            1: {
-              QuestionText: 'Taste',
-              QuestionType: 'Matrix',
-              Selector: 'Likert',
-              SubSelector: 'SingleAnswer',
-              Answers: { 1: { Display: 'Good' }, 2: { Display: 'Bad' } },
-              AnswerOrder: [1, 2],
-            },
-          },
-        },
-      }),
-    ],
-  }),
-  'SV_keptkeys0000000',
-).document;
+// The matrix family's survey: QID33 is a side-by-side question, whose columns' keys carry `#`.
+const doc = importQsf(typesMatrixSurvey(), 'SV_keptkeys0000000').document;
 const questions = new Map(questionsOf(doc).map((q) => [q.QuestionID, q]));
-const answers = { QID1: { QID1: ['2'] }, QID2: { 'QID2#1_1': ['1'] } };
+const answers = { QID31: { QID31_1_1: ['Nursing'] }, QID33: { 'QID33#1_1': ['2'] } };
 
 describe('QuestionKeys.all', () => {
   it("is a question's every key, side-by-side columns included, worked out once", () => {
     const keys = new QuestionKeys(questions);
-    const sbs = questions.get('QID2');
-    if (!sbs) throw new Error('no QID2');
-    expect(keys.all('QID2').map((k) => k.key)).toEqual(valueKeysOf(sbs).map((k) => k.key));
-    expect(keys.all('QID2').map((k) => k.key)).toContain('QID2#1_1');
-    expect(keys.all('QID2')).toBe(keys.all('QID2'));
+    const sbs = questions.get('QID33');
+    if (!sbs) throw new Error('no QID33');
+    expect(keys.all('QID33').map((k) => k.key)).toEqual(valueKeysOf(sbs).map((k) => k.key));
+    expect(keys.all('QID33').map((k) => k.key)).toContain('QID33#1_1');
+    expect(keys.all('QID33')).toBe(keys.all('QID33'));
     expect(keys.all('QID9')).toEqual([]);
   });
 });
@@ -58,10 +33,10 @@ describe('responseAnswers with kept keys', () => {
   it('takes the keys from the QuestionKeys it is given, with the same answers as without', () => {
     const keys = new QuestionKeys(questions);
     const all = vi.spyOn(keys, 'all');
-    const kept = responseAnswers(questions, ['QID1', 'QID2'], answers, keys);
-    expect(all.mock.calls.map(([id]) => id)).toEqual(['QID1', 'QID2']);
-    expect(kept).toEqual(responseAnswers(questions, ['QID1', 'QID2'], answers));
-    expect(kept.answers).toEqual({ QID1: 2, 'QID2#1_1': 1 });
+    const kept = responseAnswers(questions, ['QID31', 'QID33'], answers, keys);
+    expect(all.mock.calls.map(([id]) => id)).toEqual(['QID31', 'QID33']);
+    expect(kept).toEqual(responseAnswers(questions, ['QID31', 'QID33'], answers));
+    expect(kept.answers).toEqual({ QID31_1_1: 'Nursing', 'QID33#1_1': 2 });
   });
 });
 
